@@ -1,0 +1,36 @@
+# Two commands for a new user: `make app` and `make test`. Everything else is set up on the way.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: app test lint bench chromium clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e ".[dev]"
+	touch $(STAMP)
+
+# Debian's Chromium for the browser tests; never `playwright install` (it downloads a browser).
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  echo "installing Debian's chromium"; \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
+	  || { echo "could not install chromium: the browser tests need /usr/bin/chromium"; exit 1; }; }
+
+test: $(STAMP) chromium
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest
+
+app: $(STAMP)
+	$(BIN)/voila notebooks/app.ipynb --port=8866 --no-browser --Voila.ip=127.0.0.1
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/engine.py
+
+clean:
+	rm -rf $(VENV) build dist .pytest_cache .ruff_cache

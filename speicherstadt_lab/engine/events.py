@@ -1,0 +1,26 @@
+"""Events: plain-language facts produced by transitions, rendered in English or German."""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+
+class Event(NamedTuple):
+    """``key`` names a message template; ``args`` holds JSON-ready values (seats, card ids, goods)."""
+
+    key: str
+    args: dict[str, Any]
+
+    def to_json(self) -> list[Any]:
+        return [self.key, self.args]
+
+    @staticmethod
+    def from_json(data: Any) -> Event:
+        if (
+            not isinstance(data, list | tuple)
+            or len(data) != 2
+            or not isinstance(data[0], str)
+            or not isinstance(data[1], dict)
+        ):
+            raise ValueError("an event is [key, {args}]")
+        return Event(data[0], dict(data[1]))

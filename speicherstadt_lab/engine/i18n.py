@@ -1,0 +1,109 @@
+"""Message templates in English and German, kept in data files (``data/messages/*.toml``).
+
+A template names its arguments in braces. Argument names carry their type by convention:
+``seat*`` a seat number, ``card*`` a card id, ``good*`` a good id, ``seats*`` / ``goods*`` lists of those;
+anything else is printed as it is. A ``Namer`` (supplied by the game state) turns ids into names.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from functools import cache
+from importlib import resources
+from typing import Any, Protocol
+
+LANGS = ("en", "de")
+_AND = {"en": " and ", "de": " und "}
+_NOBODY = {"en": "nobody", "de": "niemand"}
+
+
+_PLURAL = re.compile(r"\{(\w+)\|([^|}]*)\|([^}]*)\}")
+
+
+def _plurals(template: str, args: dict[str, Any]) -> str:
+    """Resolve ``{n|one|many}`` by the value of ``n``."""
+
+    def pick(m: re.Match[str]) -> str:
+        value = args.get(m.group(1))
+        return m.group(2) if value in (1, -1) else m.group(3)
+
+    return _PLURAL.sub(pick, template)
+
+
+class Namer(Protocol):
+    def seat_name(self, seat: int, lang: str) -> str: ...
+    def card_name(self, card: str, lang: str) -> str: ...
+    def good_name(self, good: str, lang: str) -> str: ...
+
+
+def _join(items: list[str], lang: str) -> str:
+    if not items:
+        return _NOBODY[lang]
+    if len(items) == 1:
+        return items[0]
+    return ", ".join(items[:-1]) + _AND[lang] + items[-1]
+
+
+def format_args(args: dict[str, Any], lang: str, namer: Namer | None) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in args.items():
+        if namer is None:
+            out[key] = _join([str(v) for v in value], lang) if isinstance(value, list | tuple) else value
+        elif key.startswith("seats"):
+            out[key] = _join([namer.seat_name(s, lang) for s in value], lang)
+        elif key.startswith("goods"):
+            out[key] = _join([namer.good_name(g, lang) for g in value], lang)
+        elif key.startswith("cards"):
+            out[key] = _join([namer.card_name(c, lang) for c in value], lang)
+        elif key.startswith("seat") and isinstance(value, int):
+            out[key] = namer.seat_name(value, lang)
+        elif key.startswith("card") and isinstance(value, str):
+            out[key] = namer.card_name(value, lang)
+        elif key.startswith("good") and isinstance(value, str):
+            out[key] = namer.good_name(value, lang)
+        else:
+            out[key] = value
+    return out
+
+
+class Messages:
+    """All templates of all games, merged: ``[event.KEY]``, ``[rule.KEY]``, ``[explain.KEY]`` tables."""
+
+    def __init__(self) -> None:
+        self._tables: dict[str, dict[str, dict[str, str]]] = {}
+
+    def add(self, data: dict[str, Any]) -> None:
+        for section, entries in data.items():
+            table = self._tables.setdefault(section, {})
+            for key, texts in entries.items():
+                table[key] = texts
+
+    def has(self, section: str, key: str) -> bool:
+        return key in self._tables.get(section, {})
+
+    def keys(self, section: str) -> list[str]:
+        return sorted(self._tables.get(section, {}))
+
+    def text(self, section: str, key: str, lang: str, args: dict[str, Any], namer: Namer | None = None) -> str:
+        if lang not in LANGS:
+            raise ValueError(f"language must be one of {LANGS}, not {lang!r}")
+        texts = self._tables.get(section, {}).get(key)
+        if texts is None:
+            raise KeyError(f"no {section} message {key!r}")
+        return _plurals(texts[lang], args).format(**format_args(args, lang, namer))
+
+    def rule_text(self, rule: str, lang: str, params: dict[str, Any], namer: Namer | None = None) -> str | None:
+        if not self.has("rule", rule):
+            return None
+        return self.text("rule", rule, lang, params, namer)
+
+
+messages = Messages()
+
+
+@cache
+def load_messages(name: str) -> None:
+    """Load ``data/messages/NAME.toml`` into the shared table (once)."""
+    ref = resources.files("speicherstadt_lab.data").joinpath("messages", f"{name}.toml")
+    messages.add(tomllib.loads(ref.read_text(encoding="utf-8")))

@@ -1,0 +1,20 @@
+"""Die Speicherstadt (Stefan Feld, 2010): rules, card catalogue and set-up."""
+
+from .catalog import Card, Catalog, default_catalog, load_catalog
+from .setup import check_invariants, from_dict, game_cards, new_game, standard_deck
+from .state import Notation, SeatView, State
+
+__all__ = [
+    "Card",
+    "Catalog",
+    "Notation",
+    "SeatView",
+    "State",
+    "check_invariants",
+    "default_catalog",
+    "from_dict",
+    "game_cards",
+    "load_catalog",
+    "new_game",
+    "standard_deck",
+]

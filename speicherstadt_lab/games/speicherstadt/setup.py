@@ -1,0 +1,356 @@
+"""Set-up of Die Speicherstadt, loading a state from JSON, and the invariants every state keeps."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from ...engine.errors import RecordError
+from ...engine.events import Event
+from ...engine.rng import Rng
+from .catalog import Catalog, load_catalog
+from .state import PHASES, STATE_FORMAT, Notation, Seat, State
+
+EXPANSIONS = (None,)
+_notations: dict[tuple[str, ...], Notation] = {}
+
+
+def _notation(cat: Catalog) -> Notation:
+    key = tuple(g.id for g in cat.goods)
+    if key not in _notations:
+        _notations[key] = Notation(key)
+    return _notations[key]
+
+
+def _check_expansion(expansion: str | None) -> None:
+    if expansion not in EXPANSIONS:
+        raise ValueError(f"expansion: {expansion!r} is not available; choose from {list(EXPANSIONS)}")
+
+
+def _check_players(cat: Catalog, players: Any) -> int:
+    sizes = cat.setup["offer_size"]
+    if not isinstance(players, int) or str(players) not in sizes:
+        raise ValueError(f"players: Die Speicherstadt is for {min(map(int, sizes))} to {max(map(int, sizes))} "
+                         f"players, not {players!r}")
+    return players
+
+
+def game_cards(cat: Catalog, players: int, expansion: str | None = None) -> tuple[list[int], list[int]]:
+    """(cards in play, cards removed to the box) for this player count."""
+    removed_ids = set(cat.setup.get("removed", {}).get(str(players), []))
+    in_game = [c for c in cat.cards if c.expansion in (None, expansion)]
+    removed = [c.idx for c in in_game if c.id in removed_ids]
+    return [c.idx for c in in_game if c.id not in removed_ids], removed
+
+
+def _standard_pile(cat: Catalog, players: int, seed: int | str, expansion: str | None) -> list[int]:
+    cards, _ = game_cards(cat, players, expansion)
+    rng = Rng(seed, "deck")
+    pile: list[int] = []
+    for season in ("A", "B", "C", "D", "E"):
+        group = [c for c in cards if cat.cards[c].season == season]
+        rng.shuffle(group)
+        pile.extend(group)
+    return pile
+
+
+def standard_deck(players: int = 4, seed: int | str = 0, *, expansion: str | None = None,
+                  catalog: str | Path | dict[str, Any] | Catalog | None = None) -> list[str]:
+    """The draw pile ``new_game`` would stack with this seed: card ids, top first."""
+    cat = load_catalog(catalog)
+    _check_expansion(expansion)
+    _check_players(cat, players)
+    return [cat.cards[c].id for c in _standard_pile(cat, players, seed, expansion)]
+
+
+def _bag_multiset(cat: Catalog, expansion: str | None) -> list[int]:
+    out: list[int] = []
+    for i, g in enumerate(cat.goods):
+        if g.expansion in (None, expansion):
+            out.extend([i] * g.count)
+    return out
+
+
+def new_game(*, players: int = 4, seed: int | str = 0, deck: list[str] | None = None,
+             bag: list[str] | None = None, first_player: int = 0, expansion: str | None = None,
+             catalog: str | Path | dict[str, Any] | Catalog | None = None,
+             names: list[str] | None = None) -> State:
+    """A new game of Die Speicherstadt at its first decision (round 1, demand)."""
+    _check_expansion(expansion)
+    cat = load_catalog(catalog)
+    n = _check_players(cat, players)
+    if not isinstance(first_player, int) or not 0 <= first_player < n:
+        raise ValueError(f"first_player: must be a seat 0..{n - 1}, not {first_player!r}")
+    if names is not None and (len(names) != n or not all(isinstance(x, str) and x for x in names)):
+        raise ValueError(f"names: give {n} non-empty seat names")
+    cards, removed = game_cards(cat, n, expansion)
+    by_id = cat.by_id
+    if deck is None:
+        pile = _standard_pile(cat, n, seed, expansion)
+    else:
+        unknown = [x for x in deck if x not in by_id]
+        if unknown:
+            raise ValueError(f"deck: unknown card id(s) {unknown[:5]}")
+        pile = [by_id[x].idx for x in deck]
+        if Counter(pile) != Counter(cards):
+            want, got = Counter(cards), Counter(pile)
+            missing = [cat.cards[c].id for c in (want - got)]
+            extra = [cat.cards[c].id for c in (got - want)]
+            raise ValueError(f"deck: not the legal set of cards for {n} players (missing {missing}, extra {extra})")
+        if cat.cards[pile[-1]].season != "E":
+            raise ValueError("deck: the 4th fire (season E) must be at the bottom of the pile")
+    goods = tuple(g.id for g in cat.goods)
+    full_bag = _bag_multiset(cat, expansion)
+    if bag is None:
+        order = list(full_bag)
+        Rng(seed, "bag").shuffle(order)
+    else:
+        gi = {g: i for i, g in enumerate(goods)}
+        bad = [x for x in bag if x not in gi]
+        if bad:
+            raise ValueError(f"bag: unknown good(s) {bad[:5]}; goods are {list(goods)}")
+        order = [gi[x] for x in bag]
+        if Counter(order) != Counter(full_bag):
+            counts = ", ".join(f"{g.count} {g.id}" for g in cat.goods if g.expansion in (None, expansion))
+            raise ValueError(f"bag: must hold exactly the game's {len(full_bag)} cubes ({counts})")
+    st = State.__new__(State)
+    st._gen = 0
+    st._legal = None
+    st.cat = cat
+    st.goods = goods
+    st.notation = _notation(cat)
+    st.expansion = expansion
+    st.names = tuple(names) if names else None
+    st.n_players = n
+    st.removed = tuple(removed)
+    st.round = 1
+    st.phase = "demand"
+    st.first = first_player
+    st.pile = tuple(pile)
+    st.bag = tuple(order)
+    st.stock = [0] * len(goods)
+    st.discard = ()
+    st.offer_idx = []
+    st.cargo_idx = []
+    st.columns = []
+    st.placed = 0
+    st.space = 0
+    st.bought = 0
+    st.loading_turn = 0
+    st.dock = ()
+    st.seats = [Seat(len(goods), cat.setup["coins"]) for _ in range(n)]
+    st.to_move = None
+    st.last_round = False
+    st.last_action = None
+    ev: list[Event] = []
+    st._start_round(ev)
+    st._advance(ev)
+    st.events = tuple(ev)
+    return st
+
+
+# ---- loading a state ---------------------------------------------------------------------------
+
+
+def _field(d: dict[str, Any], key: str, types: type | tuple[type, ...], where: str = "state") -> Any:
+    if key not in d:
+        raise RecordError(f"{where} field '{key}' is missing")
+    v = d[key]
+    allowed = types if isinstance(types, tuple) else (types,)
+    if not isinstance(v, types) or (isinstance(v, bool) and bool not in allowed):
+        raise RecordError(f"{where} field '{key}' has the wrong type ({type(v).__name__})")
+    return v
+
+
+def from_dict(d: dict[str, Any]) -> State:
+    """Rebuild a state from ``to_dict`` data; reject anything malformed or inconsistent, naming the field."""
+    if d.get("format") != STATE_FORMAT:
+        raise RecordError(f"state field 'format': expected {STATE_FORMAT!r}, got {d.get('format')!r}")
+    expansion = d.get("expansion")
+    if expansion not in EXPANSIONS:
+        raise RecordError(f"state field 'expansion': {expansion!r} is not available")
+    catalog = d.get("catalog")
+    try:
+        cat = load_catalog(None if catalog == "default" else catalog)
+    except ValueError as e:
+        raise RecordError(f"state field 'catalog': {e}") from None
+    n = _field(d, "players", int)
+    if str(n) not in cat.setup["offer_size"]:
+        raise RecordError(f"state field 'players': {n} is not a valid player count")
+    by_id = cat.by_id
+    goods = tuple(g.id for g in cat.goods)
+    gi = {g: i for i, g in enumerate(goods)}
+
+    def cards(key: str, v: Any) -> tuple[int, ...]:
+        if not isinstance(v, list) or any(x not in by_id for x in v):
+            raise RecordError(f"state field '{key}': must be a list of card ids of the catalogue")
+        return tuple(by_id[x].idx for x in v)
+
+    def gl(key: str, v: Any) -> tuple[int, ...]:
+        if not isinstance(v, list) or any(x not in gi for x in v):
+            raise RecordError(f"state field '{key}': must be a list of goods {list(goods)}")
+        return tuple(gi[x] for x in v)
+
+    phase = _field(d, "phase", str)
+    if phase not in PHASES:
+        raise RecordError(f"state field 'phase': must be one of {PHASES}, not {phase!r}")
+    st = State.__new__(State)
+    st._gen = 0
+    st._legal = None
+    st.cat = cat
+    st.goods = goods
+    st.notation = _notation(cat)
+    st.expansion = expansion
+    names = d.get("names")
+    names_ok = isinstance(names, list) and len(names) == n and all(isinstance(x, str) for x in names)
+    if names is not None and not names_ok:
+        raise RecordError("state field 'names': must be null or one name per seat")
+    st.names = tuple(names) if names else None
+    st.n_players = n
+    st.removed = cards("removed", d.get("removed"))
+    st.round = _field(d, "round", int)
+    st.phase = phase
+    st.first = _field(d, "first", int)
+    if not 0 <= st.first < n:
+        raise RecordError("state field 'first': not a seat")
+    tm = d.get("to_move")
+    if tm is not None and (not isinstance(tm, int) or not 0 <= tm < n):
+        raise RecordError("state field 'to_move': not a seat")
+    st.to_move = tm
+    st.last_round = bool(_field(d, "last_round", bool))
+    st.pile = cards("pile", d.get("pile"))
+    st.bag = gl("bag", d.get("bag"))
+    stock = _field(d, "stock", dict)
+    if set(stock) != set(goods) or any(not isinstance(v, int) or v < 0 for v in stock.values()):
+        raise RecordError("state field 'stock': must give a count ≥ 0 for every good")
+    st.stock = [stock[g] for g in goods]
+    st.discard = cards("discard", d.get("discard"))
+    offer = _field(d, "offer", list)
+    if any(x is not None and x not in by_id for x in offer):
+        raise RecordError("state field 'offer': must list card ids or null")
+    st.offer_idx = [by_id[x].idx if x is not None else -1 for x in offer]
+    cargo = _field(d, "cargo", list)
+    cols = _field(d, "columns", list)
+    if len(cargo) != len(offer) or len(cols) != len(offer):
+        raise RecordError("state fields 'cargo'/'columns': one entry per water space")
+    st.cargo_idx = [gl("cargo", c) for c in cargo]
+    for c in cols:
+        if not isinstance(c, list) or any(not isinstance(x, int) or not 0 <= x < n for x in c):
+            raise RecordError("state field 'columns': lists of seats")
+    st.columns = [tuple(c) for c in cols]
+    st.placed = _field(d, "placed", int)
+    st.space = _field(d, "space", int)
+    bought = _field(d, "bought", list)
+    st.bought = sum(1 << i for i in bought if isinstance(i, int) and 0 <= i < n)
+    st.loading_turn = _field(d, "loading_turn", int)
+    st.dock = gl("dock", d.get("dock"))
+    seats_raw = _field(d, "seats", list)
+    if len(seats_raw) != n:
+        raise RecordError(f"state field 'seats': one entry per player ({n})")
+    st.seats = []
+    for i, s in enumerate(seats_raw):
+        where = f"state seats[{i}]"
+        if not isinstance(s, dict):
+            raise RecordError(f"{where}: must be an object")
+        seat = Seat(len(goods), 0)
+        seat.coins = _field(s, "coins", int, where)
+        if seat.coins < 0:
+            raise RecordError(f"{where} field 'coins': negative")
+        seat.track = _field(s, "track", int, where)
+        seat.cards = cards(f"seats[{i}].cards", s.get("cards"))
+        contracts = _field(s, "contracts", list, where)
+        cs = []
+        for c in contracts:
+            if not isinstance(c, list) or len(c) != 2 or c[0] not in by_id:
+                raise RecordError(f"{where} field 'contracts': entries are [card id, [goods]]")
+            cs.append((by_id[c[0]].idx, gl(f"seats[{i}].contracts", c[1])))
+        seat.contracts = tuple(cs)
+        seat.warehouse = gl(f"seats[{i}].warehouse", s.get("warehouse"))
+        seat.hall = gl(f"seats[{i}].hall", s.get("hall"))
+        seat.unload = gl(f"seats[{i}].unload", s.get("unload"))
+        _derive(cat, seat, gi)
+        st.seats.append(seat)
+    evs = _field(d, "events", list)
+    try:
+        st.events = tuple(Event.from_json(e) for e in evs)
+    except ValueError as e:
+        raise RecordError(f"state field 'events': {e}") from None
+    la = d.get("last_action")
+    if la is not None and not isinstance(la, str):
+        raise RecordError("state field 'last_action': must be text or null")
+    st.last_action = la
+    problems = check_invariants(st)
+    if problems:
+        raise RecordError("state is inconsistent: " + "; ".join(problems[:3]))
+    return st
+
+
+def _derive(cat: Catalog, seat: Seat, gi: dict[str, int]) -> None:
+    """Per-seat values that follow from the cards owned."""
+    sells = [0] * len(gi)
+    for ci in seat.cards:
+        c = cat.cards[ci]
+        if c.kind == "fireman":
+            seat.firemen += c.value
+        elif c.kind == "merchant":
+            sells[gi[c.good]] += c.coins
+        elif c.kind == "warehouse":
+            seat.warehouse_cap = cat.setup["warehouse_capacity"]
+        elif c.kind == "bank":
+            seat.income_bonus += c.income
+    seat.sells = tuple(sells)
+
+
+# ---- invariants --------------------------------------------------------------------------------
+
+
+def check_invariants(st: State) -> list[str]:
+    """Everything that must hold in every state; returns the violations (empty when all is well)."""
+    problems: list[str] = []
+    cat = st.cat
+    n = st.n_players
+    setup = cat.setup
+    total = len(_bag_multiset(cat, st.expansion))
+    cubes = len(st.bag) + sum(st.stock) + sum(len(c) for c in st.cargo_idx) + len(st.dock)
+    for s in st.seats:
+        cubes += len(s.unload) + len(s.warehouse) + len(s.hall) + sum(len(p) for _, p in s.contracts)
+    if cubes != total:
+        problems.append(f"{cubes} cubes accounted for, not {total}")
+    places: list[int] = [*st.pile, *st.discard, *st.removed, *(c for c in st.offer_idx if c >= 0)]
+    for s in st.seats:
+        places.extend(s.cards)
+    expected, removed = game_cards(cat, n, st.expansion)
+    if Counter(places) != Counter(expected + removed):
+        problems.append("some card is missing or in two places")
+    for i, s in enumerate(st.seats):
+        if s.coins < 0:
+            problems.append(f"seat {i} has negative coins")
+        if len(s.warehouse) > (setup["warehouse_capacity"] if s.warehouse_cap else 0):
+            problems.append(f"seat {i}'s warehouse holds {len(s.warehouse)} cubes")
+        if len(s.hall) > setup["hall_capacity"]:
+            problems.append(f"seat {i}'s market hall holds {len(s.hall)} cubes")
+        own = set(s.cards)
+        for ci, placed in s.contracts:
+            card = cat.cards[ci]
+            if ci not in own or card.kind != "contract":
+                problems.append(f"seat {i} has a contract it does not own")
+            elif Counter(st.goods[g] for g in placed) - Counter(card.goods):
+                problems.append(f"seat {i} has goods on {card.id} that it does not take")
+    for col in st.columns:
+        if len(col) > setup["building_spaces"]:
+            problems.append("more workers above a card than building spaces")
+    if sum(len(c) for c in st.columns) > n * setup["workers"]:
+        problems.append("more workers placed than the players have")
+    if st.phase in ("demand", "purchase", "loading") and st.to_move is None:
+        problems.append(f"no seat to move in the {st.phase} phase")
+    if st.phase == "demand" and st.to_move != (st.first + st.placed) % n:
+        problems.append("the seat to move in demand does not follow the metal coin")
+    if st.phase == "purchase" and (st.space >= len(st.columns) or not st.columns[st.space]
+                                   or st.to_move != st.columns[st.space][0]):
+        problems.append("the seat to move in purchase is not the lowest worker")
+    if st.phase == "loading" and st.to_move != (st.first + st.loading_turn) % n:
+        problems.append("the seat to move in loading is out of turn")
+    if st.phase == "over" and st.to_move is not None:
+        problems.append("a seat is to move after the game is over")
+    return problems

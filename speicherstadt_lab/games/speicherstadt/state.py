@@ -1,0 +1,935 @@
+"""Die Speicherstadt: the state and every rule of the base game.
+
+A :class:`State` is immutable from the outside: ``apply`` clones it by hand (copy-on-write for the
+per-seat data) and runs the rule for the action on the clone, then carries out every step that has no
+real decision (supply, fires, forced passes, empty loading turns, income) until a seat must decide or
+the game is over. Cards and goods are small ints inside; ids and names appear only at the edges.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections import Counter
+from functools import lru_cache
+from typing import Any
+
+from ...engine.actions import Action, normalize
+from ...engine.errors import IllegalAction
+from ...engine.events import Event
+from ...engine.i18n import load_messages, messages
+from ...engine.rng import Rng
+
+STATE_FORMAT = "speicherstadt-lab/state/1"
+PHASES = ("demand", "purchase", "loading", "over")
+load_messages("speicherstadt")
+
+_gen = itertools.count(1)
+
+
+# ---- actions ----------------------------------------------------------------------------------
+
+
+class Notation:
+    """Parsing and canonical actions for one catalogue's goods (cached: parsing is on the hot path)."""
+
+    def __init__(self, goods: tuple[str, ...]) -> None:
+        self.goods = goods
+        self.order = {g: i for i, g in enumerate(goods)}
+        self._cache: dict[str, Action] = {}
+        self.BUY = Action("buy")
+        self.PASS = Action("pass")
+        self.DONE = Action("done")
+        self.PLACE = [Action("place", (i,)) for i in range(16)]
+
+    def _sorted(self, gs: list[str]) -> tuple[str, ...]:
+        return tuple(sorted(gs, key=self.order.__getitem__))
+
+    def parse(self, text: str) -> Action:
+        if isinstance(text, Action):
+            return text
+        if not isinstance(text, str):
+            raise IllegalAction("notation", f"Notation: {text!r} is not an action (expected text).",
+                                text=repr(text), reason="expected text")
+        hit = self._cache.get(text)
+        if hit is not None:
+            return hit
+        action = self._parse(normalize(text), text)
+        if len(self._cache) < 20000:
+            self._cache[text] = action
+        return action
+
+    def _bad(self, text: str, reason: str) -> IllegalAction:
+        return IllegalAction("notation", messages.text("rule", "notation", "en", {"text": text, "reason": reason}),
+                             text=text, reason=reason, action=text)
+
+    def _good(self, text: str, word: str) -> str:
+        if word not in self.order:
+            raise self._bad(text, f"unknown good {word!r}; goods are {', '.join(self.goods)}")
+        return word
+
+    def _int(self, text: str, word: str, what: str) -> int:
+        if not word.isdigit():
+            raise self._bad(text, f"{what} must be a number, not {word!r}")
+        return int(word)
+
+    def _parse(self, t: str, raw: str) -> Action:
+        w = t.split()
+        if not w:
+            raise self._bad(raw, "empty text")
+        verb, args = w[0], w[1:]
+        need = {"place": 1, "buy": 0, "pass": 0, "done": 0, "sell": 1, "store": 1, "keep": 1, "contract": 2,
+                "take": 2, "hallsell": 2}
+        if verb == "convert":
+            if len(args) != 5 or args[3] != "to":
+                raise self._bad(raw, "write 'convert G1 G2 G3 to G'")
+            given = [self._good(raw, g) for g in args[:3]]
+            return Action("convert", (*self._sorted(given), "to", self._good(raw, args[4])))
+        if verb not in need:
+            raise self._bad(raw, f"unknown verb {verb!r}")
+        if len(args) != need[verb]:
+            raise self._bad(raw, f"'{verb}' takes {need[verb]} argument(s)")
+        if verb in ("buy", "pass"):
+            return self.BUY if verb == "buy" else self.PASS
+        if verb == "done":
+            return self.DONE
+        if verb == "place":
+            n = self._int(raw, args[0], "the water space")
+            return self.PLACE[n] if n < len(self.PLACE) else Action("place", (n,))
+        if verb in ("sell", "store", "keep"):
+            return Action(verb, (self._good(raw, args[0]),))
+        if verb == "contract":
+            return Action("contract", (self._good(raw, args[0]), self._int(raw, args[1], "the contract")))
+        if verb == "take":
+            if args[1] not in ("warehouse", "hall"):
+                raise self._bad(raw, "take from 'warehouse' or 'hall'")
+            return Action("take", (self._good(raw, args[0]), args[1]))
+        return Action("hallsell", self._sorted([self._good(raw, g) for g in args]))
+
+
+@lru_cache(maxsize=4096)
+def _combos(dock: tuple[int, ...], k: int) -> tuple[tuple[int, ...], ...]:
+    """Distinct multisets of ``k`` cubes from the (sorted) dock."""
+    return tuple(sorted(set(itertools.combinations(dock, k))))
+
+
+# ---- per-seat data ----------------------------------------------------------------------------
+
+
+class Seat:
+    """One seat's holdings. Shared between states until a rule changes it (copy-on-write)."""
+
+    __slots__ = ("_gen", "cards", "coins", "contracts", "firemen", "hall", "income_bonus", "sells", "track",
+                 "unload", "warehouse", "warehouse_cap")
+
+    def __init__(self, n_goods: int, coins: int) -> None:
+        self._gen = 0
+        self.coins = coins
+        self.track = 0  # points won or lost during the game (fires)
+        self.cards: tuple[int, ...] = ()
+        self.contracts: tuple[tuple[int, tuple[int, ...]], ...] = ()  # (card, goods placed)
+        self.warehouse: tuple[int, ...] = ()  # sorted goods
+        self.warehouse_cap = 0  # 0: no Warehouse
+        self.hall: tuple[int, ...] = ()
+        self.unload: tuple[int, ...] = ()  # cubes on ships bought this round, until loading
+        self.firemen = 0
+        self.sells: tuple[int, ...] = (0,) * n_goods  # coins per cube a merchant pays, by good
+        self.income_bonus = 0
+
+    def clone(self, gen: int) -> Seat:
+        s = Seat.__new__(Seat)
+        s._gen = gen
+        s.coins = self.coins
+        s.track = self.track
+        s.cards = self.cards
+        s.contracts = self.contracts
+        s.warehouse = self.warehouse
+        s.warehouse_cap = self.warehouse_cap
+        s.hall = self.hall
+        s.unload = self.unload
+        s.firemen = self.firemen
+        s.sells = self.sells
+        s.income_bonus = self.income_bonus
+        return s
+
+
+class SeatView:
+    """Read-only view of a seat with ids and names, for users: ``state.player(seat)``."""
+
+    def __init__(self, state: State, seat: int) -> None:
+        s = state.seats[seat]
+        g, c = state.goods, state.cat.cards
+        self.seat = seat
+        self.name = state.seat_name(seat)
+        self.coins = s.coins
+        self.track = s.track
+        self.cards = tuple(c[i].id for i in s.cards)
+        self.warehouse = tuple(g[x] for x in s.warehouse)
+        self.hall = tuple(g[x] for x in s.hall)
+        self.contracts = tuple((c[i].id, tuple(g[x] for x in placed)) for i, placed in s.contracts)
+        self.firemen = s.firemen
+        self.has_warehouse = s.warehouse_cap > 0
+        self.unloading = tuple(g[x] for x in s.unload)
+
+    def __repr__(self) -> str:
+        return f"<seat {self.seat} {self.name}: {self.coins} coins, {len(self.cards)} cards>"
+
+
+# ---- the state --------------------------------------------------------------------------------
+
+
+class State:
+    """A position in a game of Die Speicherstadt. See ``docs`` and ``notation.md`` for the surface."""
+
+    game = "speicherstadt"
+    __slots__ = ("_gen", "_legal", "bag", "bought", "cargo_idx", "cat", "columns", "discard", "dock", "events",
+                 "expansion", "first", "goods", "last_action", "last_round", "loading_turn", "n_players",
+                 "names", "notation", "offer_idx", "phase", "pile", "placed", "removed", "round", "seats",
+                 "space", "stock", "to_move")
+
+    # -- construction ---------------------------------------------------------------------------
+
+    def _clone(self) -> State:
+        n = State.__new__(State)
+        n._gen = next(_gen)
+        n._legal = None
+        n.cat = self.cat
+        n.goods = self.goods
+        n.notation = self.notation
+        n.expansion = self.expansion
+        n.names = self.names
+        n.n_players = self.n_players
+        n.removed = self.removed
+        n.round = self.round
+        n.phase = self.phase
+        n.first = self.first
+        n.pile = self.pile
+        n.bag = self.bag
+        n.stock = list(self.stock)
+        n.discard = self.discard
+        n.offer_idx = list(self.offer_idx)
+        n.cargo_idx = list(self.cargo_idx)
+        n.columns = list(self.columns)
+        n.placed = self.placed
+        n.space = self.space
+        n.bought = self.bought
+        n.loading_turn = self.loading_turn
+        n.dock = self.dock
+        n.seats = list(self.seats)
+        n.to_move = self.to_move
+        n.last_round = self.last_round
+        n.events = ()
+        n.last_action = None
+        return n
+
+    def _seat(self, i: int) -> Seat:
+        """The seat's data, owned by this state (cloned on first write)."""
+        s = self.seats[i]
+        if s._gen != self._gen:
+            s = s.clone(self._gen)
+            self.seats[i] = s
+        return s
+
+    # -- protocol -------------------------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+    def legal_actions(self) -> list[Action]:
+        """Every action the seat to move may take (≥ 2 whenever a seat is to move)."""
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return list(self._legal)
+
+    def parse_action(self, text: str | Action) -> Action:
+        return self.notation.parse(text)
+
+    def apply(self, action: Action | str) -> State:
+        """The state after ``action``; raises :class:`IllegalAction` (naming the rule) and changes nothing."""
+        a = self.notation.parse(action)
+        if self.phase == "over":
+            raise self._illegal("over", a)
+        rule = _RULES.get(a.kind)
+        if rule is None:
+            raise self._illegal("not_available", a, verb=a.kind)
+        need, fn = rule
+        if need != self.phase:
+            raise self._illegal("phase", a, verb=a.kind, need=need, phase=self.phase)
+        new = self._clone()
+        ev: list[Event] = []
+        fn(new, a, ev)
+        new._advance(ev)
+        new.events = tuple(ev)
+        new.last_action = a.text
+        return new
+
+    def _illegal(self, rule: str, action: Action | str | None = None, **params: Any) -> IllegalAction:
+        text = messages.rule_text(rule, "en", params, self) or rule
+        err = IllegalAction(rule, text, action=str(action) if action is not None else None, **params)
+        err.namer = self  # type: ignore[attr-defined]
+        return err
+
+    # -- names ----------------------------------------------------------------------------------
+
+    def seat_name(self, seat: int, lang: str = "en") -> str:
+        if self.names is not None:
+            return self.names[seat]
+        return messages.text("seat", str(seat), lang, {})
+
+    def card_name(self, card: str, lang: str = "en") -> str:
+        return self.cat.card(card).name(lang)
+
+    def good_name(self, good: str, lang: str = "en") -> str:
+        for g in self.cat.goods:
+            if g.id == good:
+                return g.de if lang == "de" else g.en
+        return good
+
+    def describe(self, event: Event, lang: str = "en") -> str:
+        """An event in plain language."""
+        return messages.text("event", event.key, lang, event.args, self)
+
+    def event_texts(self, lang: str = "en") -> list[str]:
+        return [self.describe(e, lang) for e in self.events]
+
+    def explain(self, error: IllegalAction, lang: str = "en") -> str:
+        """A refusal in ``lang``, with names from this game."""
+        return messages.rule_text(error.rule, lang, error.params, self) or str(error)
+
+    # -- public read-only surface ---------------------------------------------------------------
+
+    @property
+    def coins(self) -> tuple[int, ...]:
+        return tuple(s.coins for s in self.seats)
+
+    @property
+    def offer(self) -> tuple[str | None, ...]:
+        return tuple(self.cat.cards[c].id if c >= 0 else None for c in self.offer_idx)
+
+    @property
+    def cargo(self) -> tuple[tuple[str, ...], ...]:
+        return tuple(tuple(self.goods[g] for g in cs) for cs in self.cargo_idx)
+
+    def player(self, seat: int) -> SeatView:
+        if not 0 <= seat < self.n_players:
+            raise IndexError(f"seat must be 0..{self.n_players - 1}, not {seat}")
+        return SeatView(self, seat)
+
+    @property
+    def workers(self) -> tuple[tuple[int, ...], ...]:
+        """Per water space, the seats of the workers above it, lowest first."""
+        return tuple(self.columns)
+
+    def price(self, space: int) -> int:
+        return len(self.columns[space])
+
+    @property
+    def pile_size(self) -> int:
+        return len(self.pile)
+
+    @property
+    def bag_size(self) -> int:
+        return len(self.bag)
+
+    @property
+    def dock_goods(self) -> tuple[str, ...]:
+        return tuple(self.goods[g] for g in self.dock)
+
+    @property
+    def loading_seat(self) -> int | None:
+        return (self.first + self.loading_turn) % self.n_players if self.phase == "loading" else None
+
+    # -- legal actions --------------------------------------------------------------------------
+
+    def _compute_legal(self) -> tuple[Action, ...]:
+        ph = self.phase
+        nt = self.notation
+        if ph == "demand":
+            cap = self.cat.setup["building_spaces"]
+            return tuple(nt.PLACE[i] for i, col in enumerate(self.columns) if len(col) < cap)
+        if ph == "purchase":
+            return (nt.BUY, nt.PASS)
+        if ph == "loading":
+            return self._loading_actions()
+        return ()
+
+    def _loading_actions(self) -> tuple[Action, ...]:
+        seat = self.seats[(self.first + self.loading_turn) % self.n_players]
+        goods = self.goods
+        dock = self.dock
+        out: list[Action] = []
+        dg = sorted(set(dock))
+        cards = self.cat.cards
+        for g in dg:
+            name = goods[g]
+            for k, (ci, placed) in enumerate(seat.contracts):
+                if cards[ci].goods.count(name) > placed.count(g):
+                    out.append(Action("contract", (name, k)))
+            if seat.sells[g]:
+                out.append(Action("sell", (name,)))
+            if len(seat.warehouse) < seat.warehouse_cap:
+                out.append(Action("store", (name,)))
+            if len(seat.hall) < self.cat.setup["hall_capacity"]:
+                out.append(Action("keep", (name,)))
+        for g in sorted(set(seat.warehouse)):
+            if self._take_useful(seat, g, "warehouse"):
+                out.append(Action("take", (goods[g], "warehouse")))
+        for g in sorted(set(seat.hall)):
+            if self._take_useful(seat, g, "hall"):
+                out.append(Action("take", (goods[g], "hall")))
+        k = self.cat.setup["hall_convert"]
+        if len(dock) >= k:
+            stock = self.stock
+            for combo in _combos(dock, k):
+                given = [goods[x] for x in combo]
+                for t, left in enumerate(stock):
+                    if left and t not in combo:
+                        out.append(Action("convert", (*given, "to", goods[t])))
+        k2 = self.cat.setup["hall_sell"]
+        if len(dock) >= k2:
+            for combo in _combos(dock, k2):
+                out.append(Action("hallsell", tuple(goods[x] for x in combo)))
+        out.append(self.notation.DONE)
+        return tuple(out)
+
+    def _take_useful(self, seat: Seat, g: int, place: str) -> bool:
+        """A stored cube is offered for taking only if it could then do more than go back or expire."""
+        if self.dock or len(seat.warehouse) + len(seat.hall) >= 2 or seat.sells[g]:
+            return True
+        name = self.goods[g]
+        cards = self.cat.cards
+        if any(cards[ci].goods.count(name) > placed.count(g) for ci, placed in seat.contracts):
+            return True
+        if place == "warehouse":
+            return len(seat.hall) < self.cat.setup["hall_capacity"]
+        return len(seat.warehouse) < seat.warehouse_cap
+
+    # -- rules: demand --------------------------------------------------------------------------
+
+    def _r_place(self, a: Action, ev: list[Event]) -> None:
+        space = a.args[0]
+        k = len(self.offer_idx)
+        if not 0 <= space < k:
+            raise self._illegal("demand_space", a, space=space, last=k - 1)
+        cap = self.cat.setup["building_spaces"]
+        if len(self.columns[space]) >= cap:
+            raise self._illegal("demand_full", a, space=space, spaces=cap)
+        seat = self.to_move
+        self.columns[space] = (*self.columns[space], seat)
+        self.placed += 1
+        ev.append(Event("place", {"seat": seat, "card": self.cat.cards[self.offer_idx[space]].id, "space": space,
+                                  "price": len(self.columns[space])}))
+
+    # -- rules: purchase ------------------------------------------------------------------------
+
+    def _r_buy(self, a: Action, ev: list[Event]) -> None:
+        s = self.space
+        col = self.columns[s]
+        seat_i = col[0]
+        price = len(col)
+        seat = self._seat(seat_i)
+        if seat.coins < price:
+            raise self._illegal("purchase_price", a, price=price, seat=seat_i, coins=seat.coins)
+        ci = self.offer_idx[s]
+        card = self.cat.cards[ci]
+        seat.coins -= price
+        seat.cards = (*seat.cards, ci)
+        kind = card.kind
+        if kind == "contract":
+            seat.contracts = (*seat.contracts, (ci, ()))
+        elif kind == "ship":
+            seat.unload = tuple(sorted(seat.unload + self.cargo_idx[s]))
+            self.cargo_idx[s] = ()
+        elif kind == "fireman":
+            seat.firemen += card.value
+        elif kind == "merchant":
+            g = self.cat_gidx[card.good]
+            sells = list(seat.sells)
+            sells[g] += card.coins
+            seat.sells = tuple(sells)
+        elif kind == "warehouse":
+            seat.warehouse_cap = self.cat.setup["warehouse_capacity"]
+        elif kind == "bank":
+            seat.income_bonus += card.income
+        self.offer_idx[s] = -1
+        self.columns[s] = ()
+        self.bought |= 1 << seat_i
+        ev.append(Event("buy", {"seat": seat_i, "card": card.id, "price": price}))
+
+    def _r_pass(self, a: Action, ev: list[Event]) -> None:
+        self._withdraw(ev, "pass")
+
+    def _withdraw(self, ev: list[Event], key: str) -> None:
+        s = self.space
+        col = self.columns[s]
+        card = self.cat.cards[self.offer_idx[s]].id
+        rest = col[1:]
+        self.columns[s] = rest
+        if key == "cannot_pay":
+            ev.append(Event(key, {"seat": col[0], "card": card, "price": len(col)}))
+        elif rest:
+            ev.append(Event("pass", {"seat": col[0], "card": card, "price": len(rest)}))
+        else:
+            ev.append(Event("pass_last", {"seat": col[0], "card": card}))
+        if not rest:
+            self._discard_offer(s, ev)
+
+    def _discard_offer(self, s: int, ev: list[Event]) -> None:
+        ci = self.offer_idx[s]
+        cargo = self.cargo_idx[s]
+        if cargo:
+            for g in cargo:
+                self.stock[g] += 1
+            self.cargo_idx[s] = ()
+            ev.append(Event("discard_cargo", {"card": self.cat.cards[ci].id, "goods": [self.goods[g] for g in cargo]}))
+        else:
+            ev.append(Event("discard", {"card": self.cat.cards[ci].id}))
+        self.discard = (*self.discard, ci)
+        self.offer_idx[s] = -1
+
+    # -- rules: loading -------------------------------------------------------------------------
+
+    def _loading_seat(self) -> tuple[int, Seat]:
+        i = (self.first + self.loading_turn) % self.n_players
+        return i, self._seat(i)
+
+    def _take_from_dock(self, a: Action, goods: list[str]) -> list[int]:
+        """Remove ``goods`` (names) from the dock or raise naming the missing one."""
+        dock = list(self.dock)
+        idx = self.cat_gidx
+        out = []
+        for name in goods:
+            g = idx[name]
+            if g not in dock:
+                raise self._illegal("dock", a, good=name)
+            dock.remove(g)
+            out.append(g)
+        self.dock = tuple(dock)
+        return out
+
+    def _r_contract(self, a: Action, ev: list[Event]) -> None:
+        name, k = a.args
+        i, seat = self._loading_seat()
+        if k >= len(seat.contracts):
+            raise self._illegal("contract_missing", a, k=k, count=len(seat.contracts))
+        ci, placed = seat.contracts[k]
+        card = self.cat.cards[ci]
+        g = self.cat_gidx[name]
+        if card.goods.count(name) <= placed.count(g):
+            raise self._illegal("contract_good", a, k=k, card=card.id, good=name)
+        self._take_from_dock(a, [name])
+        placed = (*placed, g)
+        cs = list(seat.contracts)
+        cs[k] = (ci, placed)
+        seat.contracts = tuple(cs)
+        ev.append(Event("contract", {"seat": i, "good": name, "k": k, "card": card.id}))
+        if len(placed) == len(card.goods):
+            ev.append(Event("contract_done", {"seat": i, "k": k, "vp": card.vp}))
+
+    def _r_sell(self, a: Action, ev: list[Event]) -> None:
+        name = a.args[0]
+        i, seat = self._loading_seat()
+        g = self.cat_gidx[name]
+        if not seat.sells[g]:
+            raise self._illegal("merchant", a, good=name)
+        self._take_from_dock(a, [name])
+        seat.coins += seat.sells[g]
+        self.stock[g] += 1
+        merchant = next(self.cat.cards[c].id for c in seat.cards
+                        if self.cat.cards[c].kind == "merchant" and self.cat.cards[c].good == name)
+        ev.append(Event("sell", {"seat": i, "good": name, "card": merchant, "coins": seat.sells[g]}))
+
+    def _r_store(self, a: Action, ev: list[Event]) -> None:
+        name = a.args[0]
+        i, seat = self._loading_seat()
+        if not seat.warehouse_cap:
+            raise self._illegal("no_warehouse", a)
+        if len(seat.warehouse) >= seat.warehouse_cap:
+            raise self._illegal("warehouse_full", a, cap=seat.warehouse_cap)
+        (g,) = self._take_from_dock(a, [name])
+        seat.warehouse = tuple(sorted((*seat.warehouse, g)))
+        ev.append(Event("store", {"seat": i, "good": name}))
+
+    def _r_keep(self, a: Action, ev: list[Event]) -> None:
+        name = a.args[0]
+        i, seat = self._loading_seat()
+        cap = self.cat.setup["hall_capacity"]
+        if len(seat.hall) >= cap:
+            raise self._illegal("hall_full", a, cap=cap)
+        (g,) = self._take_from_dock(a, [name])
+        seat.hall = tuple(sorted((*seat.hall, g)))
+        ev.append(Event("keep", {"seat": i, "good": name}))
+
+    def _r_take(self, a: Action, ev: list[Event]) -> None:
+        name, place = a.args
+        i, seat = self._loading_seat()
+        g = self.cat_gidx[name]
+        held = seat.warehouse if place == "warehouse" else seat.hall
+        if g not in held:
+            raise self._illegal("not_stored", a, good=name, place=place)
+        if not self._take_useful(seat, g, place):
+            raise self._illegal("pointless_take", a, good=name, place=place)
+        rest = list(held)
+        rest.remove(g)
+        if place == "warehouse":
+            seat.warehouse = tuple(rest)
+        else:
+            seat.hall = tuple(rest)
+        self.dock = tuple(sorted((*self.dock, g)))
+        ev.append(Event("take_" + place, {"seat": i, "good": name}))
+
+    def _r_convert(self, a: Action, ev: list[Event]) -> None:
+        *given, _, target = a.args
+        i, _seat = self._loading_seat()
+        if target in given:
+            raise self._illegal("convert_other", a, good=target)
+        t = self.cat_gidx[target]
+        if not self.stock[t]:
+            raise self._illegal("convert_stock", a, good=target)
+        gs = self._take_from_dock(a, given)
+        for g in gs:
+            self.stock[g] += 1
+        self.stock[t] -= 1
+        self.dock = tuple(sorted((*self.dock, t)))
+        ev.append(Event("convert", {"seat": i, "goods": list(given), "good": target}))
+
+    def _r_hallsell(self, a: Action, ev: list[Event]) -> None:
+        i, seat = self._loading_seat()
+        gs = self._take_from_dock(a, list(a.args))
+        for g in gs:
+            self.stock[g] += 1
+        seat.coins += 1
+        ev.append(Event("hallsell", {"seat": i, "goods": list(a.args)}))
+
+    def _r_done(self, a: Action, ev: list[Event]) -> None:
+        i = (self.first + self.loading_turn) % self.n_players
+        ev.append(Event("done", {"seat": i}))
+        self._end_loading_turn(ev)
+
+    def _end_loading_turn(self, ev: list[Event]) -> None:
+        i = (self.first + self.loading_turn) % self.n_players
+        if self.dock:
+            for g in self.dock:
+                self.stock[g] += 1
+            ev.append(Event("expire", {"seat": i, "goods": [self.goods[g] for g in self.dock]}))
+            self.dock = ()
+        self.loading_turn += 1
+        self.to_move = None
+
+    # -- automatic steps ------------------------------------------------------------------------
+
+    def _advance(self, ev: list[Event]) -> None:
+        """Carry out every step without a real decision, until a seat must choose or the game ends."""
+        n = self.n_players
+        while True:
+            ph = self.phase
+            if ph == "demand":
+                total = n * self.cat.setup["workers"]
+                if self.placed < total:
+                    self.to_move = (self.first + self.placed) % n
+                    legal = self._compute_legal()
+                    if len(legal) >= 2:
+                        self._legal = legal
+                        return
+                    self._r_place(legal[0], ev)
+                    continue
+                self.phase = "purchase"
+                self.space = 0
+            elif ph == "purchase":
+                s = self.space
+                k = len(self.offer_idx)
+                while s < k and (self.offer_idx[s] < 0 or not self.columns[s]):
+                    if self.offer_idx[s] >= 0:
+                        self._discard_offer(s, ev)
+                    s += 1
+                self.space = s
+                if s == k:
+                    self.phase = "loading"
+                    self.loading_turn = 0
+                    self.to_move = None
+                    continue
+                seat = self.columns[s][0]
+                if self.seats[seat].coins < len(self.columns[s]):
+                    self._withdraw(ev, "cannot_pay")
+                    continue
+                self.to_move = seat
+                self._legal = None
+                return
+            elif ph == "loading":
+                if self.loading_turn >= n:
+                    self._income(ev)
+                    if self.phase == "over":
+                        return
+                    continue
+                if self.to_move is None:
+                    i, seat = self._loading_seat()
+                    if seat.unload:
+                        self.dock = seat.unload
+                        seat.unload = ()
+                        ev.append(Event("unload", {"seat": i, "goods": [self.goods[g] for g in self.dock]}))
+                    self.to_move = i
+                legal = self._loading_actions()
+                if len(legal) >= 2:
+                    self._legal = legal
+                    return
+                self._end_loading_turn(ev)
+            else:
+                self.to_move = None
+                self._legal = ()
+                return
+
+    def _income(self, ev: list[Event]) -> None:
+        base = self.cat.setup["income"]
+        extra = self.cat.setup["income_if_nothing_bought"]
+        for i in range(self.n_players):
+            seat = self._seat(i)
+            amount = base + seat.income_bonus + (0 if self.bought >> i & 1 else extra)
+            seat.coins += amount
+            ev.append(Event("income", {"seat": i, "coins": amount}))
+        if self.last_round:
+            while self.pile:
+                self._resolve_fire(self.pile[0], ev)
+                self.pile = self.pile[1:]
+            self._finish(ev)
+            return
+        self.first = (self.first + 1) % self.n_players
+        ev.append(Event("metal_coin", {"seat": self.first}))
+        self.round += 1
+        self._start_round(ev)
+
+    def _start_round(self, ev: list[Event]) -> None:
+        ev.append(Event("round", {"round": self.round, "seat": self.first}))
+        self.bought = 0
+        self.placed = 0
+        self.space = 0
+        self.loading_turn = 0
+        self.dock = ()
+        self.to_move = None
+        k = self.cat.setup["offer_size"][str(self.n_players)]
+        offer: list[int] = []
+        cargo: list[tuple[int, ...]] = []
+        cards = self.cat.cards
+        pile = self.pile
+        pos = 0
+        while len(offer) < k and pos < len(pile):
+            ci = pile[pos]
+            pos += 1
+            card = cards[ci]
+            if card.kind == "fire":
+                self._resolve_fire(ci, ev)
+                continue
+            offer.append(ci)
+            if card.kind == "ship":
+                cubes = self.bag[: card.capacity]
+                self.bag = self.bag[card.capacity:]
+                cargo.append(tuple(sorted(cubes)))
+            else:
+                cargo.append(())
+        self.pile = pile[pos:]
+        self.offer_idx = offer
+        self.cargo_idx = cargo
+        self.columns = [()] * len(offer)
+        ev.append(Event("supply", {"cards": [cards[c].id for c in offer]}))
+        for s, cs in enumerate(cargo):
+            if cs:
+                ev.append(Event("ship", {"space": s, "goods": [self.goods[g] for g in cs]}))
+        if all(cards[c].kind == "fire" for c in self.pile):
+            self.last_round = True
+            ev.append(Event("last_round", {}))
+        self.phase = "demand"
+
+    def _resolve_fire(self, ci: int, ev: list[Event]) -> None:
+        card = self.cat.cards[ci]
+        sums = [s.firemen for s in self.seats]
+        hi, lo = max(sums), min(sums)
+        self.discard = (*self.discard, ci)
+        if hi == lo:
+            ev.append(Event("fire_tie", {"card": card.id, "strength": card.strength, "total": hi}))
+            return
+        plus = [i for i, v in enumerate(sums) if v == hi]
+        minus = [i for i, v in enumerate(sums) if v == lo]
+        for i in plus:
+            self._seat(i).track += card.strength
+        for i in minus:
+            self._seat(i).track -= card.strength
+        ev.append(Event("fire", {"card": card.id, "strength": card.strength, "seats_plus": plus,
+                                 "seats_minus": minus, "sums": sums}))
+
+    def _finish(self, ev: list[Event]) -> None:
+        self.phase = "over"
+        self.to_move = None
+        self._legal = ()
+        for i in range(self.n_players):
+            ev.append(Event("final", {"seat": i, "score": self.score(i), "coins": self.seats[i].coins}))
+        ev.append(Event("game_over", {"seats": self.winners()}))
+
+    # -- scoring --------------------------------------------------------------------------------
+
+    def score_breakdown(self, seat: int) -> dict[str, int]:
+        """Points by category if the game ended now (final once over); ``fires`` are points won/lost."""
+        s = self.seats[seat]
+        cards = [self.cat.cards[c] for c in s.cards]
+        table = self.cat.setup["counting_office_points"]
+        offices = sum(1 for c in cards if c.kind == "counting_office")
+        ships = sum(1 for c in cards if c.kind == "ship")
+        contracts = 0
+        for ci, placed in s.contracts:
+            card = self.cat.cards[ci]
+            if len(placed) == len(card.goods):
+                contracts += card.vp
+        return {
+            "fires": s.track,
+            "contracts": contracts,
+            "merchants": sum(c.vp for c in cards if c.kind == "merchant"),
+            "counting_offices": table[min(offices, len(table) - 1)],
+            "warehouse": sum(c.vp_per_good for c in cards if c.kind == "warehouse") * len(s.warehouse),
+            "buildings": sum(c.vp for c in cards if c.kind == "building"),
+            "chamber_of_commerce": sum(c.vp_per_coin for c in cards if c.kind == "chamber_of_commerce") * s.coins,
+            "port": sum(c.vp_per_ship for c in cards if c.kind == "port") * ships,
+        }
+
+    def score(self, seat: int) -> int:
+        return sum(self.score_breakdown(seat).values())
+
+    def scores(self) -> tuple[int, ...]:
+        return tuple(self.score(i) for i in range(self.n_players))
+
+    def winners(self) -> list[int]:
+        """Seats tied for first after the coin tie-break (projected while the game runs)."""
+        keys = [(self.score(i), self.seats[i].coins) for i in range(self.n_players)]
+        best = max(keys)
+        return [i for i, k in enumerate(keys) if k == best]
+
+    def ranks(self) -> list[int]:
+        """1-based rank of each seat (score, then coins); equal keys share a rank."""
+        keys = [(self.score(i), self.seats[i].coins) for i in range(self.n_players)]
+        return [1 + sum(1 for o in keys if o > k) for k in keys]
+
+    # -- hidden information ---------------------------------------------------------------------
+
+    def determinize(self, seed: int | str) -> State:
+        """Same public facts; the order of the pile (within each season) and of the bag resampled."""
+        rng = Rng(seed, "determinize")
+        new = self._clone()
+        new.events = self.events
+        new.last_action = self.last_action
+        new._legal = self._legal
+        by_season: dict[str, list[int]] = {}
+        seasons = [self.cat.cards[c].season for c in self.pile]
+        for c, se in zip(self.pile, seasons, strict=True):
+            by_season.setdefault(se, []).append(c)
+        for group in by_season.values():
+            rng.shuffle(group)
+        its = {se: iter(g) for se, g in by_season.items()}
+        new.pile = tuple(next(its[se]) for se in seasons)
+        bag = list(self.bag)
+        rng.shuffle(bag)
+        new.bag = tuple(bag)
+        return new
+
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        """JSON-ready dict of what ``seat`` may see (every seat sees the same in this game)."""
+        d = self.to_dict()
+        cards = self.cat.cards
+        by_season = Counter(cards[c].season for c in self.pile)
+        d["pile"] = {
+            "count": len(self.pile),
+            "by_season": dict(sorted(by_season.items())),
+            "fires": [cards[c].id for c in self.pile if cards[c].kind == "fire"],
+            "unseen": sorted(cards[c].id for c in self.pile),
+        }
+        d["bag"] = {"count": len(self.bag), "goods": {g: self.bag.count(i) for i, g in enumerate(self.goods)}}
+        d["seat"] = seat
+        d["hidden"] = ["pile order", "bag order"]
+        return d
+
+    # -- serialization --------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        cards = self.cat.cards
+        g = self.goods
+
+        def ids(cs: tuple[int, ...] | list[int]) -> list[str]:
+            return [cards[c].id for c in cs]
+
+        def gs(xs: tuple[int, ...]) -> list[str]:
+            return [g[x] for x in xs]
+
+        return {
+            "format": STATE_FORMAT,
+            "game": self.game,
+            "expansion": self.expansion,
+            "catalog": "default" if self.cat.is_default else self.cat.raw,
+            "players": self.n_players,
+            "names": list(self.names) if self.names else None,
+            "round": self.round,
+            "phase": self.phase,
+            "first": self.first,
+            "to_move": self.to_move,
+            "last_round": self.last_round,
+            "pile": ids(self.pile),
+            "bag": gs(self.bag),
+            "stock": {g[i]: v for i, v in enumerate(self.stock)},
+            "discard": ids(self.discard),
+            "removed": ids(self.removed),
+            "offer": [cards[c].id if c >= 0 else None for c in self.offer_idx],
+            "cargo": [gs(c) for c in self.cargo_idx],
+            "columns": [list(c) for c in self.columns],
+            "placed": self.placed,
+            "space": self.space,
+            "bought": [i for i in range(self.n_players) if self.bought >> i & 1],
+            "loading_turn": self.loading_turn,
+            "dock": gs(self.dock),
+            "seats": [
+                {
+                    "coins": s.coins,
+                    "track": s.track,
+                    "cards": ids(s.cards),
+                    "contracts": [[cards[c].id, gs(p)] for c, p in s.contracts],
+                    "warehouse": gs(s.warehouse),
+                    "hall": gs(s.hall),
+                    "unload": gs(s.unload),
+                }
+                for s in self.seats
+            ],
+            "events": [e.to_json() for e in self.events],
+            "last_action": self.last_action,
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and self.to_dict() == other.to_dict()
+
+    def __hash__(self) -> int:
+        return hash(self.to_json())
+
+    def __repr__(self) -> str:
+        mv = "-" if self.to_move is None else self.seat_name(self.to_move)
+        return f"<Speicherstadt {self.n_players}p round {self.round} {self.phase}, to move: {mv}>"
+
+    def _repr_html_(self) -> str:
+        from .render import state_html
+
+        return state_html(self)
+
+    @property
+    def cat_gidx(self) -> dict[str, int]:
+        return self.notation.order
+
+
+_RULES = {
+    "place": ("demand", State._r_place),
+    "buy": ("purchase", State._r_buy),
+    "pass": ("purchase", State._r_pass),
+    "contract": ("loading", State._r_contract),
+    "sell": ("loading", State._r_sell),
+    "store": ("loading", State._r_store),
+    "keep": ("loading", State._r_keep),
+    "take": ("loading", State._r_take),
+    "convert": ("loading", State._r_convert),
+    "hallsell": ("loading", State._r_hallsell),
+    "done": ("loading", State._r_done),
+}
