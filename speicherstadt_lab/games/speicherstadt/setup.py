@@ -143,6 +143,7 @@ def new_game(*, players: int = 4, seed: int | str = 0, deck: list[str] | None = 
     st.to_move = None
     st.last_round = False
     st.last_action = None
+    st.observer = None
     ev: list[Event] = []
     st._start_round(ev)
     st._advance(ev)
@@ -280,6 +281,10 @@ def from_dict(d: dict[str, Any]) -> State:
     if la is not None and not isinstance(la, str):
         raise RecordError("state field 'last_action': must be text or null")
     st.last_action = la
+    obs = d.get("observer")
+    if obs is not None and (not isinstance(obs, int) or not -1 <= obs < n):
+        raise RecordError("state field 'observer': must be null or a seat")
+    st.observer = obs
     problems = check_invariants(st)
     if problems:
         raise RecordError("state is inconsistent: " + "; ".join(problems[:3]))

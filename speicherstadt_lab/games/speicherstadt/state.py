@@ -182,10 +182,11 @@ class State:
     """A position in a game of Die Speicherstadt. See ``docs`` and ``notation.md`` for the surface."""
 
     game = "speicherstadt"
-    __slots__ = ("_gen", "_legal", "bag", "bought", "cargo_idx", "cat", "columns", "discard", "dock", "events",
-                 "expansion", "first", "goods", "last_action", "last_round", "loading_turn", "n_players",
-                 "names", "notation", "offer_idx", "phase", "pile", "placed", "removed", "round", "seats",
-                 "space", "stock", "to_move")
+    __slots__ = (
+        "_gen", "_legal", "bag", "bought", "cargo_idx", "cat", "columns", "discard", "dock", "events", "expansion",
+        "first", "goods", "last_action", "last_round", "loading_turn", "n_players", "names", "notation", "observer",
+        "offer_idx", "phase", "pile", "placed", "removed", "round", "seats", "space", "stock", "to_move",
+    )
 
     # -- construction ---------------------------------------------------------------------------
 
@@ -218,6 +219,7 @@ class State:
         n.seats = list(self.seats)
         n.to_move = self.to_move
         n.last_round = self.last_round
+        n.observer = self.observer
         n.events = ()
         n.last_action = None
         return n
@@ -823,10 +825,36 @@ class State:
             rng.shuffle(group)
         its = {se: iter(g) for se, g in by_season.items()}
         new.pile = tuple(next(its[se]) for se in seasons)
+        new.observer = None
         bag = list(self.bag)
         rng.shuffle(bag)
         new.bag = tuple(bag)
         return new
+
+    def observe(self, seat: int | None) -> State:
+        """The state as ``seat`` sees it: hidden orders replaced by a canonical one that reveals nothing.
+
+        Bots get this. The pile keeps its public season sequence, each season's cards in catalogue
+        order; the bag is sorted. ``determinize`` on it samples a full state consistent with all public facts.
+        """
+        new = self._clone()
+        new.events = self.events
+        new.last_action = self.last_action
+        new._legal = self._legal
+        seasons = [self.cat.cards[c].season for c in self.pile]
+        by_season: dict[str, list[int]] = {}
+        for c, se in zip(self.pile, seasons, strict=True):
+            by_season.setdefault(se, []).append(c)
+        its = {se: iter(sorted(g)) for se, g in by_season.items()}
+        new.pile = tuple(next(its[se]) for se in seasons)
+        new.bag = tuple(sorted(self.bag))
+        new.observer = seat if seat is not None else -1
+        return new
+
+    @property
+    def is_observation(self) -> bool:
+        """True for a state from ``observe``: its pile and bag order are placeholders."""
+        return self.observer is not None
 
     def view(self, seat: int | None = None) -> dict[str, Any]:
         """JSON-ready dict of what ``seat`` may see (every seat sees the same in this game)."""
@@ -895,6 +923,7 @@ class State:
             ],
             "events": [e.to_json() for e in self.events],
             "last_action": self.last_action,
+            "observer": self.observer,
         }
 
     def to_json(self) -> str:
