@@ -1,5 +1,48 @@
 """Bots: players that see only what their seat may see and return an action."""
 
-from .base import Bot, RandomBot, play_game
+from __future__ import annotations
 
-__all__ = ["Bot", "RandomBot", "play_game"]
+from typing import Any
+
+from .base import Bot, RandomBot, play_game, position_key
+
+_FACTORIES: dict[str, Any] = {"random": RandomBot}
+
+
+def register_bot(name: str, factory: Any) -> None:
+    """Make ``make_bot(name)`` build bots with ``factory(seed=..., **params)``."""
+    _FACTORIES[name] = factory
+
+
+def bot_names() -> list[str]:
+    _load_all()
+    return sorted(_FACTORIES)
+
+
+def _load_all() -> None:
+    import importlib
+
+    for mod in ("greedy", "mcts"):
+        try:
+            importlib.import_module(f"{__name__}.{mod}")
+        except ModuleNotFoundError as e:
+            if e.name != f"{__name__}.{mod}":
+                raise
+
+
+def make_bot(spec: str, seed: int = 0, **params: Any) -> Bot:
+    """A bot from a short spec: ``"random"``, ``"greedy"``, ``"mcts"``, ``"mcts:iterations=200"``."""
+    name, _, rest = spec.strip().lower().partition(":")
+    for part in filter(None, rest.split(",")):
+        key, eq, value = part.partition("=")
+        if not eq:
+            raise ValueError(f"bot spec {spec!r}: parameters are written key=value")
+        params.setdefault(key.strip(), float(value) if "." in value else int(value))
+    if name not in _FACTORIES:
+        _load_all()
+    if name not in _FACTORIES:
+        raise ValueError(f"unknown bot {name!r}; known bots: {', '.join(bot_names())}")
+    return _FACTORIES[name](seed=seed, **params)
+
+
+__all__ = ["Bot", "RandomBot", "bot_names", "make_bot", "play_game", "position_key", "register_bot"]
