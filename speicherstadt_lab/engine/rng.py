@@ -36,14 +36,17 @@ class Rng:
         return z ^ (z >> 31)
 
     def below(self, n: int) -> int:
-        """Uniform integer in ``[0, n)`` without modulo bias."""
+        """Uniform integer in ``[0, n)``, exact (Lemire's multiply-and-reject)."""
         if n <= 0:
             raise ValueError("below() needs n > 0")
-        limit = _MASK - (_MASK % n)
-        while True:
-            x = self.next64()
-            if x < limit:
-                return x % n
+        m = self.next64() * n
+        low = m & _MASK
+        if low < n:
+            threshold = (_MASK + 1 - n) % n
+            while low < threshold:
+                m = self.next64() * n
+                low = m & _MASK
+        return m >> 64
 
     def random(self) -> float:
         return (self.next64() >> 11) * (1.0 / (1 << 53))

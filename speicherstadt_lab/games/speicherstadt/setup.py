@@ -17,9 +17,12 @@ _notations: dict[tuple[str, ...], Notation] = {}
 
 
 def _notation(cat: Catalog) -> Notation:
-    key = tuple(g.id for g in cat.goods)
+    """The parser and action cache for a catalogue, with each card's goods needs by good index."""
+    key = (cat.digest, tuple(g.id for g in cat.goods))
     if key not in _notations:
-        _notations[key] = Notation(key)
+        nt = Notation(key[1])
+        nt.needs = tuple(tuple(c.goods.count(g) for g in key[1]) for c in cat.cards)
+        _notations[key] = nt
     return _notations[key]
 
 

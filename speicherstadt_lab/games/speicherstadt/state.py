@@ -41,6 +41,17 @@ class Notation:
         self.PASS = Action("pass")
         self.DONE = Action("done")
         self.PLACE = [Action("place", (i,)) for i in range(16)]
+        self.PLACE_ALL = [tuple(self.PLACE[:k]) for k in range(17)]
+        self._acts: dict[tuple[Any, ...], Action] = {}
+        self.needs: tuple[tuple[int, ...], ...] = ()  # per card index, goods a contract takes, by good index
+
+    def act(self, kind: str, *args: Any) -> Action:
+        """The canonical (cached) action; ``args`` must already be canonical."""
+        key = (kind, *args)
+        a = self._acts.get(key)
+        if a is None:
+            a = self._acts[key] = Action(kind, args)
+        return a
 
     def _sorted(self, gs: list[str]) -> tuple[str, ...]:
         return tuple(sorted(gs, key=self.order.__getitem__))
@@ -84,7 +95,7 @@ class Notation:
             if len(args) != 5 or args[3] != "to":
                 raise self._bad(raw, "write 'convert G1 G2 G3 to G'")
             given = [self._good(raw, g) for g in args[:3]]
-            return Action("convert", (*self._sorted(given), "to", self._good(raw, args[4])))
+            return self.act("convert", *self._sorted(given), "to", self._good(raw, args[4]))
         if verb not in need:
             raise self._bad(raw, f"unknown verb {verb!r}")
         if len(args) != need[verb]:
@@ -97,14 +108,14 @@ class Notation:
             n = self._int(raw, args[0], "the water space")
             return self.PLACE[n] if n < len(self.PLACE) else Action("place", (n,))
         if verb in ("sell", "store", "keep"):
-            return Action(verb, (self._good(raw, args[0]),))
+            return self.act(verb, self._good(raw, args[0]))
         if verb == "contract":
-            return Action("contract", (self._good(raw, args[0]), self._int(raw, args[1], "the contract")))
+            return self.act("contract", self._good(raw, args[0]), self._int(raw, args[1], "the contract"))
         if verb == "take":
             if args[1] not in ("warehouse", "hall"):
                 raise self._bad(raw, "take from 'warehouse' or 'hall'")
-            return Action("take", (self._good(raw, args[0]), args[1]))
-        return Action("hallsell", self._sorted([self._good(raw, g) for g in args]))
+            return self.act("take", self._good(raw, args[0]), args[1])
+        return self.act("hallsell", *self._sorted([self._good(raw, g) for g in args]))
 
 
 @lru_cache(maxsize=4096)
@@ -193,7 +204,7 @@ class State:
     def _clone(self) -> State:
         n = State.__new__(State)
         n._gen = next(_gen)
-        n._legal = None
+        n._legal = self._legal  # kept only where _advance knows it still holds (demand); reset otherwise
         n.cat = self.cat
         n.goods = self.goods
         n.notation = self.notation
@@ -249,7 +260,7 @@ class State:
 
     def apply(self, action: Action | str) -> State:
         """The state after ``action``; raises :class:`IllegalAction` (naming the rule) and changes nothing."""
-        a = self.notation.parse(action)
+        a = action if action.__class__ is Action else self.notation.parse(action)
         if self.phase == "over":
             raise self._illegal("over", a)
         rule = _RULES.get(a.kind)
@@ -349,7 +360,8 @@ class State:
         nt = self.notation
         if ph == "demand":
             cap = self.cat.setup["building_spaces"]
-            return tuple(nt.PLACE[i] for i, col in enumerate(self.columns) if len(col) < cap)
+            place = nt.PLACE
+            return tuple([place[i] for i, col in enumerate(self.columns) if len(col) < cap])
         if ph == "purchase":
             return (nt.BUY, nt.PASS)
         if ph == "loading":
@@ -361,37 +373,38 @@ class State:
         goods = self.goods
         dock = self.dock
         out: list[Action] = []
+        act = self.notation.act
         dg = sorted(set(dock))
-        cards = self.cat.cards
+        needs = self.notation.needs
         for g in dg:
             name = goods[g]
             for k, (ci, placed) in enumerate(seat.contracts):
-                if cards[ci].goods.count(name) > placed.count(g):
-                    out.append(Action("contract", (name, k)))
+                if needs[ci][g] > placed.count(g):
+                    out.append(act("contract", name, k))
             if seat.sells[g]:
-                out.append(Action("sell", (name,)))
+                out.append(act("sell", name))
             if len(seat.warehouse) < seat.warehouse_cap:
-                out.append(Action("store", (name,)))
+                out.append(act("store", name))
             if len(seat.hall) < self.cat.setup["hall_capacity"]:
-                out.append(Action("keep", (name,)))
+                out.append(act("keep", name))
         for g in sorted(set(seat.warehouse)):
             if self._take_useful(seat, g, "warehouse"):
-                out.append(Action("take", (goods[g], "warehouse")))
+                out.append(act("take", goods[g], "warehouse"))
         for g in sorted(set(seat.hall)):
             if self._take_useful(seat, g, "hall"):
-                out.append(Action("take", (goods[g], "hall")))
+                out.append(act("take", goods[g], "hall"))
         k = self.cat.setup["hall_convert"]
         if len(dock) >= k:
             stock = self.stock
             for combo in _combos(dock, k):
-                given = [goods[x] for x in combo]
+                given = tuple(goods[x] for x in combo)
                 for t, left in enumerate(stock):
                     if left and t not in combo:
-                        out.append(Action("convert", (*given, "to", goods[t])))
+                        out.append(act("convert", *given, "to", goods[t]))
         k2 = self.cat.setup["hall_sell"]
         if len(dock) >= k2:
             for combo in _combos(dock, k2):
-                out.append(Action("hallsell", tuple(goods[x] for x in combo)))
+                out.append(act("hallsell", *(goods[x] for x in combo)))
         out.append(self.notation.DONE)
         return tuple(out)
 
@@ -418,10 +431,12 @@ class State:
         if len(self.columns[space]) >= cap:
             raise self._illegal("demand_full", a, space=space, spaces=cap)
         seat = self.to_move
-        self.columns[space] = (*self.columns[space], seat)
+        col = self.columns[space] = (*self.columns[space], seat)
         self.placed += 1
+        if len(col) >= cap:
+            self._legal = None  # a column is full: the legal places change
         ev.append(Event("place", {"seat": seat, "card": self.cat.cards[self.offer_idx[space]].id, "space": space,
-                                  "price": len(self.columns[space])}))
+                                  "price": len(col)}))
 
     # -- rules: purchase ------------------------------------------------------------------------
 
@@ -630,9 +645,10 @@ class State:
                 total = n * self.cat.setup["workers"]
                 if self.placed < total:
                     self.to_move = (self.first + self.placed) % n
-                    legal = self._compute_legal()
+                    legal = self._legal
+                    if legal is None:
+                        legal = self._legal = self._compute_legal()
                     if len(legal) >= 2:
-                        self._legal = legal
                         return
                     self._r_place(legal[0], ev)
                     continue
@@ -708,6 +724,7 @@ class State:
         self.loading_turn = 0
         self.dock = ()
         self.to_move = None
+        self._legal = None
         k = self.cat.setup["offer_size"][str(self.n_players)]
         offer: list[int] = []
         cargo: list[tuple[int, ...]] = []
