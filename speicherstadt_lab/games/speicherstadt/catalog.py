@@ -11,7 +11,7 @@ import hashlib
 import json
 import tomllib
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -102,12 +102,9 @@ class Catalog:
     is_default: bool = False
 
     def card(self, card_id: str) -> Card:
-        for c in self.cards:
-            if c.id == card_id:
-                return c
-        raise KeyError(card_id)
+        return self.by_id[card_id]
 
-    @property
+    @cached_property
     def by_id(self) -> dict[str, Card]:
         return {c.id: c for c in self.cards}
 

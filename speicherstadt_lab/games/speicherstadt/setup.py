@@ -22,6 +22,9 @@ def _notation(cat: Catalog) -> Notation:
     if key not in _notations:
         nt = Notation(key[1])
         nt.needs = tuple(tuple(c.goods.count(g) for g in key[1]) for c in cat.cards)
+        st = cat.setup
+        nt.spaces, nt.workers, nt.hall_cap = st["building_spaces"], st["workers"], st["hall_capacity"]
+        nt.k_convert, nt.k_sell = st["hall_convert"], st["hall_sell"]
         _notations[key] = nt
     return _notations[key]
 
@@ -39,8 +42,19 @@ def _check_players(cat: Catalog, players: Any) -> int:
     return players
 
 
+_game_cards: dict[tuple[str, int, str | None], tuple[list[int], list[int]]] = {}
+
+
 def game_cards(cat: Catalog, players: int, expansion: str | None = None) -> tuple[list[int], list[int]]:
-    """(cards in play, cards removed to the box) for this player count."""
+    """(cards in play, cards removed to the box) for this player count (fresh lists, cached data)."""
+    key = (cat.digest, players, expansion)
+    if key not in _game_cards:
+        _game_cards[key] = _compute_game_cards(cat, players, expansion)
+    cards, removed = _game_cards[key]
+    return list(cards), list(removed)
+
+
+def _compute_game_cards(cat: Catalog, players: int, expansion: str | None) -> tuple[list[int], list[int]]:
     removed_ids = set(cat.setup.get("removed", {}).get(str(players), []))
     in_game = [c for c in cat.cards if c.expansion in (None, expansion)]
     removed = [c.idx for c in in_game if c.id in removed_ids]
@@ -51,8 +65,11 @@ def _standard_pile(cat: Catalog, players: int, seed: int | str, expansion: str |
     cards, _ = game_cards(cat, players, expansion)
     rng = Rng(seed, "deck")
     pile: list[int] = []
+    by_season: dict[str, list[int]] = {}
+    for c in cards:
+        by_season.setdefault(cat.cards[c].season, []).append(c)
     for season in ("A", "B", "C", "D", "E"):
-        group = [c for c in cards if cat.cards[c].season == season]
+        group = by_season.get(season, [])
         rng.shuffle(group)
         pile.extend(group)
     return pile
@@ -132,10 +149,10 @@ def new_game(*, players: int = 4, seed: int | str = 0, deck: list[str] | None = 
     st.first = first_player
     st.pile = tuple(pile)
     st.bag = tuple(order)
-    st.stock = [0] * len(goods)
+    st.stock = (0,) * len(goods)
     st.discard = ()
-    st.offer_idx = []
-    st.cargo_idx = []
+    st.offer_idx = ()
+    st.cargo_idx = ()
     st.columns = []
     st.placed = 0
     st.space = 0
@@ -228,17 +245,17 @@ def from_dict(d: dict[str, Any]) -> State:
     stock = _field(d, "stock", dict)
     if set(stock) != set(goods) or any(not isinstance(v, int) or v < 0 for v in stock.values()):
         raise RecordError("state field 'stock': must give a count ≥ 0 for every good")
-    st.stock = [stock[g] for g in goods]
+    st.stock = tuple(stock[g] for g in goods)
     st.discard = cards("discard", d.get("discard"))
     offer = _field(d, "offer", list)
     if any(x is not None and x not in by_id for x in offer):
         raise RecordError("state field 'offer': must list card ids or null")
-    st.offer_idx = [by_id[x].idx if x is not None else -1 for x in offer]
+    st.offer_idx = tuple(by_id[x].idx if x is not None else -1 for x in offer)
     cargo = _field(d, "cargo", list)
     cols = _field(d, "columns", list)
     if len(cargo) != len(offer) or len(cols) != len(offer):
         raise RecordError("state fields 'cargo'/'columns': one entry per water space")
-    st.cargo_idx = [gl("cargo", c) for c in cargo]
+    st.cargo_idx = tuple(gl("cargo", c) for c in cargo)
     for c in cols:
         if not isinstance(c, list) or any(not isinstance(x, int) or not 0 <= x < n for x in c):
             raise RecordError("state field 'columns': lists of seats")

@@ -25,6 +25,17 @@ PHASES = ("demand", "purchase", "loading", "over")
 load_messages("speicherstadt")
 
 _gen = itertools.count(1)
+def _put(t: tuple[Any, ...], i: int, v: Any) -> tuple[Any, ...]:
+    """``t`` with item ``i`` replaced (states share these tuples instead of copying lists)."""
+    return (*t[:i], v, *t[i + 1:])
+
+
+def _add(t: tuple[int, ...], i: int, d: int) -> tuple[int, ...]:
+    """``t`` with ``d`` added to item ``i``."""
+    return (*t[:i], t[i] + d, *t[i + 1:])
+
+
+_ev = tuple.__new__  # _ev(Event, (key, args)): builds an Event without a Python-level __new__ (hot path)
 
 
 # ---- actions ----------------------------------------------------------------------------------
@@ -43,7 +54,37 @@ class Notation:
         self.PLACE = [Action("place", (i,)) for i in range(16)]
         self.PLACE_ALL = [tuple(self.PLACE[:k]) for k in range(17)]
         self._acts: dict[tuple[Any, ...], Action] = {}
+        self._hall: dict[tuple[Any, ...], tuple[Action, ...]] = {}
         self.needs: tuple[tuple[int, ...], ...] = ()  # per card index, goods a contract takes, by good index
+        # set-up numbers read on every step (filled from the catalogue by setup._notation)
+        self.spaces = 8
+        self.workers = 3
+        self.hall_cap = 1
+        self.k_convert = 3
+        self.k_sell = 2
+
+    def hall_actions(self, dock: tuple[int, ...], in_stock: tuple[bool, ...], k_convert: int,
+                     k_sell: int) -> tuple[Action, ...]:
+        """Market-hall conversions and sales for a (sorted) dock and the goods the stock holds (cached)."""
+        key = (dock, in_stock, k_convert, k_sell)
+        hit = self._hall.get(key)
+        if hit is not None:
+            return hit
+        goods = self.goods
+        out: list[Action] = []
+        if len(dock) >= k_convert:
+            for combo in _combos(dock, k_convert):
+                given = tuple(goods[x] for x in combo)
+                for t, present in enumerate(in_stock):
+                    if present and t not in combo:
+                        out.append(self.act("convert", *given, "to", goods[t]))
+        if len(dock) >= k_sell:
+            for combo in _combos(dock, k_sell):
+                out.append(self.act("hallsell", *(goods[x] for x in combo)))
+        result = tuple(out)
+        if len(self._hall) < 50000:
+            self._hall[key] = result
+        return result
 
     def act(self, kind: str, *args: Any) -> Action:
         """The canonical (cached) action; ``args`` must already be canonical."""
@@ -217,10 +258,10 @@ class State:
         n.first = self.first
         n.pile = self.pile
         n.bag = self.bag
-        n.stock = list(self.stock)
+        n.stock = self.stock  # tuples: replaced, never changed in place
         n.discard = self.discard
-        n.offer_idx = list(self.offer_idx)
-        n.cargo_idx = list(self.cargo_idx)
+        n.offer_idx = self.offer_idx
+        n.cargo_idx = self.cargo_idx
         n.columns = list(self.columns)
         n.placed = self.placed
         n.space = self.space
@@ -231,8 +272,6 @@ class State:
         n.to_move = self.to_move
         n.last_round = self.last_round
         n.observer = self.observer
-        n.events = ()
-        n.last_action = None
         return n
 
     def _seat(self, i: int) -> Seat:
@@ -261,21 +300,23 @@ class State:
     def apply(self, action: Action | str) -> State:
         """The state after ``action``; raises :class:`IllegalAction` (naming the rule) and changes nothing."""
         a = action if action.__class__ is Action else self.notation.parse(action)
-        if self.phase == "over":
-            raise self._illegal("over", a)
         rule = _RULES.get(a.kind)
-        if rule is None:
-            raise self._illegal("not_available", a, verb=a.kind)
-        need, fn = rule
-        if need != self.phase:
-            raise self._illegal("phase", a, verb=a.kind, need=need, phase=self.phase)
+        if rule is None or rule[0] != self.phase:
+            raise self._refusal(a, rule)
         new = self._clone()
         ev: list[Event] = []
-        fn(new, a, ev)
+        rule[1](new, a, ev)
         new._advance(ev)
         new.events = tuple(ev)
         new.last_action = a.text
         return new
+
+    def _refusal(self, a: Action, rule: tuple[str, Any] | None) -> IllegalAction:
+        if self.phase == "over":
+            return self._illegal("over", a)
+        if rule is None:
+            return self._illegal("not_available", a, verb=a.kind)
+        return self._illegal("phase", a, verb=a.kind, need=rule[0], phase=self.phase)
 
     def _illegal(self, rule: str, action: Action | str | None = None, **params: Any) -> IllegalAction:
         text = messages.rule_text(rule, "en", params, self) or rule
@@ -373,7 +414,9 @@ class State:
         goods = self.goods
         dock = self.dock
         out: list[Action] = []
-        act = self.notation.act
+        nt = self.notation
+        act = nt.act
+        hall_cap = nt.hall_cap
         dg = sorted(set(dock))
         needs = self.notation.needs
         for g in dg:
@@ -385,7 +428,7 @@ class State:
                 out.append(act("sell", name))
             if len(seat.warehouse) < seat.warehouse_cap:
                 out.append(act("store", name))
-            if len(seat.hall) < self.cat.setup["hall_capacity"]:
+            if len(seat.hall) < hall_cap:
                 out.append(act("keep", name))
         for g in sorted(set(seat.warehouse)):
             if self._take_useful(seat, g, "warehouse"):
@@ -393,18 +436,8 @@ class State:
         for g in sorted(set(seat.hall)):
             if self._take_useful(seat, g, "hall"):
                 out.append(act("take", goods[g], "hall"))
-        k = self.cat.setup["hall_convert"]
-        if len(dock) >= k:
-            stock = self.stock
-            for combo in _combos(dock, k):
-                given = tuple(goods[x] for x in combo)
-                for t, left in enumerate(stock):
-                    if left and t not in combo:
-                        out.append(act("convert", *given, "to", goods[t]))
-        k2 = self.cat.setup["hall_sell"]
-        if len(dock) >= k2:
-            for combo in _combos(dock, k2):
-                out.append(act("hallsell", *(goods[x] for x in combo)))
+        if len(dock) >= min(nt.k_convert, nt.k_sell):
+            out.extend(nt.hall_actions(dock, tuple(x > 0 for x in self.stock), nt.k_convert, nt.k_sell))
         out.append(self.notation.DONE)
         return tuple(out)
 
@@ -427,7 +460,7 @@ class State:
         k = len(self.offer_idx)
         if not 0 <= space < k:
             raise self._illegal("demand_space", a, space=space, last=k - 1)
-        cap = self.cat.setup["building_spaces"]
+        cap = self.notation.spaces
         if len(self.columns[space]) >= cap:
             raise self._illegal("demand_full", a, space=space, spaces=cap)
         seat = self.to_move
@@ -435,8 +468,8 @@ class State:
         self.placed += 1
         if len(col) >= cap:
             self._legal = None  # a column is full: the legal places change
-        ev.append(Event("place", {"seat": seat, "card": self.cat.cards[self.offer_idx[space]].id, "space": space,
-                                  "price": len(col)}))
+        ev.append(_ev(Event, ("place", {"seat": seat, "card": self.cat.cards[self.offer_idx[space]].id, "space": space,
+                                  "price": len(col)})))
 
     # -- rules: purchase ------------------------------------------------------------------------
 
@@ -457,7 +490,7 @@ class State:
             seat.contracts = (*seat.contracts, (ci, ()))
         elif kind == "ship":
             seat.unload = tuple(sorted(seat.unload + self.cargo_idx[s]))
-            self.cargo_idx[s] = ()
+            self.cargo_idx = _put(self.cargo_idx, s, ())
         elif kind == "fireman":
             seat.firemen += card.value
         elif kind == "merchant":
@@ -469,10 +502,10 @@ class State:
             seat.warehouse_cap = self.cat.setup["warehouse_capacity"]
         elif kind == "bank":
             seat.income_bonus += card.income
-        self.offer_idx[s] = -1
+        self.offer_idx = _put(self.offer_idx, s, -1)
         self.columns[s] = ()
         self.bought |= 1 << seat_i
-        ev.append(Event("buy", {"seat": seat_i, "card": card.id, "price": price}))
+        ev.append(_ev(Event, ("buy", {"seat": seat_i, "card": card.id, "price": price})))
 
     def _r_pass(self, a: Action, ev: list[Event]) -> None:
         self._withdraw(ev, "pass")
@@ -486,9 +519,9 @@ class State:
         if key == "cannot_pay":
             ev.append(Event(key, {"seat": col[0], "card": card, "price": len(col)}))
         elif rest:
-            ev.append(Event("pass", {"seat": col[0], "card": card, "price": len(rest)}))
+            ev.append(_ev(Event, ("pass", {"seat": col[0], "card": card, "price": len(rest)})))
         else:
-            ev.append(Event("pass_last", {"seat": col[0], "card": card}))
+            ev.append(_ev(Event, ("pass_last", {"seat": col[0], "card": card})))
         if not rest:
             self._discard_offer(s, ev)
 
@@ -497,13 +530,14 @@ class State:
         cargo = self.cargo_idx[s]
         if cargo:
             for g in cargo:
-                self.stock[g] += 1
-            self.cargo_idx[s] = ()
-            ev.append(Event("discard_cargo", {"card": self.cat.cards[ci].id, "goods": [self.goods[g] for g in cargo]}))
+                self.stock = _add(self.stock, g, 1)
+            self.cargo_idx = _put(self.cargo_idx, s, ())
+            goods = [self.goods[g] for g in cargo]
+            ev.append(_ev(Event, ("discard_cargo", {"card": self.cat.cards[ci].id, "goods": goods})))
         else:
-            ev.append(Event("discard", {"card": self.cat.cards[ci].id}))
+            ev.append(_ev(Event, ("discard", {"card": self.cat.cards[ci].id})))
         self.discard = (*self.discard, ci)
-        self.offer_idx[s] = -1
+        self.offer_idx = _put(self.offer_idx, s, -1)
 
     # -- rules: loading -------------------------------------------------------------------------
 
@@ -540,9 +574,9 @@ class State:
         cs = list(seat.contracts)
         cs[k] = (ci, placed)
         seat.contracts = tuple(cs)
-        ev.append(Event("contract", {"seat": i, "good": name, "k": k, "card": card.id}))
+        ev.append(_ev(Event, ("contract", {"seat": i, "good": name, "k": k, "card": card.id})))
         if len(placed) == len(card.goods):
-            ev.append(Event("contract_done", {"seat": i, "k": k, "vp": card.vp}))
+            ev.append(_ev(Event, ("contract_done", {"seat": i, "k": k, "vp": card.vp})))
 
     def _r_sell(self, a: Action, ev: list[Event]) -> None:
         name = a.args[0]
@@ -552,10 +586,10 @@ class State:
             raise self._illegal("merchant", a, good=name)
         self._take_from_dock(a, [name])
         seat.coins += seat.sells[g]
-        self.stock[g] += 1
+        self.stock = _add(self.stock, g, 1)
         merchant = next(self.cat.cards[c].id for c in seat.cards
                         if self.cat.cards[c].kind == "merchant" and self.cat.cards[c].good == name)
-        ev.append(Event("sell", {"seat": i, "good": name, "card": merchant, "coins": seat.sells[g]}))
+        ev.append(_ev(Event, ("sell", {"seat": i, "good": name, "card": merchant, "coins": seat.sells[g]})))
 
     def _r_store(self, a: Action, ev: list[Event]) -> None:
         name = a.args[0]
@@ -566,7 +600,7 @@ class State:
             raise self._illegal("warehouse_full", a, cap=seat.warehouse_cap)
         (g,) = self._take_from_dock(a, [name])
         seat.warehouse = tuple(sorted((*seat.warehouse, g)))
-        ev.append(Event("store", {"seat": i, "good": name}))
+        ev.append(_ev(Event, ("store", {"seat": i, "good": name})))
 
     def _r_keep(self, a: Action, ev: list[Event]) -> None:
         name = a.args[0]
@@ -576,7 +610,7 @@ class State:
             raise self._illegal("hall_full", a, cap=cap)
         (g,) = self._take_from_dock(a, [name])
         seat.hall = tuple(sorted((*seat.hall, g)))
-        ev.append(Event("keep", {"seat": i, "good": name}))
+        ev.append(_ev(Event, ("keep", {"seat": i, "good": name})))
 
     def _r_take(self, a: Action, ev: list[Event]) -> None:
         name, place = a.args
@@ -594,7 +628,7 @@ class State:
         else:
             seat.hall = tuple(rest)
         self.dock = tuple(sorted((*self.dock, g)))
-        ev.append(Event("take_" + place, {"seat": i, "good": name}))
+        ev.append(_ev(Event, ("take_" + place, {"seat": i, "good": name})))
 
     def _r_convert(self, a: Action, ev: list[Event]) -> None:
         *given, _, target = a.args
@@ -606,30 +640,30 @@ class State:
             raise self._illegal("convert_stock", a, good=target)
         gs = self._take_from_dock(a, given)
         for g in gs:
-            self.stock[g] += 1
-        self.stock[t] -= 1
+            self.stock = _add(self.stock, g, 1)
+        self.stock = _add(self.stock, t, -1)
         self.dock = tuple(sorted((*self.dock, t)))
-        ev.append(Event("convert", {"seat": i, "goods": list(given), "good": target}))
+        ev.append(_ev(Event, ("convert", {"seat": i, "goods": list(given), "good": target})))
 
     def _r_hallsell(self, a: Action, ev: list[Event]) -> None:
         i, seat = self._loading_seat()
         gs = self._take_from_dock(a, list(a.args))
         for g in gs:
-            self.stock[g] += 1
+            self.stock = _add(self.stock, g, 1)
         seat.coins += 1
-        ev.append(Event("hallsell", {"seat": i, "goods": list(a.args)}))
+        ev.append(_ev(Event, ("hallsell", {"seat": i, "goods": list(a.args)})))
 
     def _r_done(self, a: Action, ev: list[Event]) -> None:
         i = (self.first + self.loading_turn) % self.n_players
-        ev.append(Event("done", {"seat": i}))
+        ev.append(_ev(Event, ("done", {"seat": i})))
         self._end_loading_turn(ev)
 
     def _end_loading_turn(self, ev: list[Event]) -> None:
         i = (self.first + self.loading_turn) % self.n_players
         if self.dock:
             for g in self.dock:
-                self.stock[g] += 1
-            ev.append(Event("expire", {"seat": i, "goods": [self.goods[g] for g in self.dock]}))
+                self.stock = _add(self.stock, g, 1)
+            ev.append(_ev(Event, ("expire", {"seat": i, "goods": [self.goods[g] for g in self.dock]})))
             self.dock = ()
         self.loading_turn += 1
         self.to_move = None
@@ -642,7 +676,7 @@ class State:
         while True:
             ph = self.phase
             if ph == "demand":
-                total = n * self.cat.setup["workers"]
+                total = n * self.notation.workers
                 if self.placed < total:
                     self.to_move = (self.first + self.placed) % n
                     legal = self._legal
@@ -681,11 +715,16 @@ class State:
                         return
                     continue
                 if self.to_move is None:
-                    i, seat = self._loading_seat()
+                    i = (self.first + self.loading_turn) % n
+                    seat = self.seats[i]
                     if seat.unload:
+                        seat = self._seat(i)
                         self.dock = seat.unload
                         seat.unload = ()
-                        ev.append(Event("unload", {"seat": i, "goods": [self.goods[g] for g in self.dock]}))
+                        ev.append(_ev(Event, ("unload", {"seat": i, "goods": [self.goods[g] for g in self.dock]})))
+                    elif not seat.warehouse and not seat.hall:
+                        self.loading_turn += 1  # nothing to load, nothing stored: no turn
+                        continue
                     self.to_move = i
                 legal = self._loading_actions()
                 if len(legal) >= 2:
@@ -704,7 +743,7 @@ class State:
             seat = self._seat(i)
             amount = base + seat.income_bonus + (0 if self.bought >> i & 1 else extra)
             seat.coins += amount
-            ev.append(Event("income", {"seat": i, "coins": amount}))
+            ev.append(_ev(Event, ("income", {"seat": i, "coins": amount})))
         if self.last_round:
             while self.pile:
                 self._resolve_fire(self.pile[0], ev)
@@ -712,12 +751,12 @@ class State:
             self._finish(ev)
             return
         self.first = (self.first + 1) % self.n_players
-        ev.append(Event("metal_coin", {"seat": self.first}))
+        ev.append(_ev(Event, ("metal_coin", {"seat": self.first})))
         self.round += 1
         self._start_round(ev)
 
     def _start_round(self, ev: list[Event]) -> None:
-        ev.append(Event("round", {"round": self.round, "seat": self.first}))
+        ev.append(_ev(Event, ("round", {"round": self.round, "seat": self.first})))
         self.bought = 0
         self.placed = 0
         self.space = 0
@@ -746,16 +785,16 @@ class State:
             else:
                 cargo.append(())
         self.pile = pile[pos:]
-        self.offer_idx = offer
-        self.cargo_idx = cargo
+        self.offer_idx = tuple(offer)
+        self.cargo_idx = tuple(cargo)
         self.columns = [()] * len(offer)
-        ev.append(Event("supply", {"cards": [cards[c].id for c in offer]}))
+        ev.append(_ev(Event, ("supply", {"cards": [cards[c].id for c in offer]})))
         for s, cs in enumerate(cargo):
             if cs:
-                ev.append(Event("ship", {"space": s, "goods": [self.goods[g] for g in cs]}))
+                ev.append(_ev(Event, ("ship", {"space": s, "goods": [self.goods[g] for g in cs]})))
         if all(cards[c].kind == "fire" for c in self.pile):
             self.last_round = True
-            ev.append(Event("last_round", {}))
+            ev.append(_ev(Event, ("last_round", {})))
         self.phase = "demand"
 
     def _resolve_fire(self, ci: int, ev: list[Event]) -> None:
@@ -764,7 +803,7 @@ class State:
         hi, lo = max(sums), min(sums)
         self.discard = (*self.discard, ci)
         if hi == lo:
-            ev.append(Event("fire_tie", {"card": card.id, "strength": card.strength, "total": hi}))
+            ev.append(_ev(Event, ("fire_tie", {"card": card.id, "strength": card.strength, "total": hi})))
             return
         plus = [i for i, v in enumerate(sums) if v == hi]
         minus = [i for i, v in enumerate(sums) if v == lo]
@@ -772,16 +811,16 @@ class State:
             self._seat(i).track += card.strength
         for i in minus:
             self._seat(i).track -= card.strength
-        ev.append(Event("fire", {"card": card.id, "strength": card.strength, "seats_plus": plus,
-                                 "seats_minus": minus, "sums": sums}))
+        ev.append(_ev(Event, ("fire", {"card": card.id, "strength": card.strength, "seats_plus": plus,
+                                 "seats_minus": minus, "sums": sums})))
 
     def _finish(self, ev: list[Event]) -> None:
         self.phase = "over"
         self.to_move = None
         self._legal = ()
         for i in range(self.n_players):
-            ev.append(Event("final", {"seat": i, "score": self.score(i), "coins": self.seats[i].coins}))
-        ev.append(Event("game_over", {"seats": self.winners()}))
+            ev.append(_ev(Event, ("final", {"seat": i, "score": self.score(i), "coins": self.seats[i].coins})))
+        ev.append(_ev(Event, ("game_over", {"seats": self.winners()})))
 
     # -- scoring --------------------------------------------------------------------------------
 
