@@ -723,13 +723,16 @@ class State:
                         seat.unload = ()
                         ev.append(_ev(Event, ("unload", {"seat": i, "goods": [self.goods[g] for g in self.dock]})))
                     elif not seat.warehouse and not seat.hall:
-                        self.loading_turn += 1  # nothing to load, nothing stored: no turn
+                        ev.append(_ev(Event, ("no_loading", {"seat": i})))
+                        self.loading_turn += 1
                         continue
                     self.to_move = i
                 legal = self._loading_actions()
                 if len(legal) >= 2:
                     self._legal = legal
                     return
+                if not self.dock:
+                    ev.append(_ev(Event, ("no_loading_stored", {"seat": self.to_move})))
                 self._end_loading_turn(ev)
             else:
                 self.to_move = None

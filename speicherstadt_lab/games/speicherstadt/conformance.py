@@ -1,0 +1,126 @@
+"""Die Speicherstadt's adapter for the conformance harness (:mod:`speicherstadt_lab.engine.conformance`).
+
+Supplies the invariants, the candidate actions (every verb with every argument combination over the goods,
+plus malformed text), the hidden sequences (pile and bag order), the public facts, the per-transition
+and the end-of-game checks. Imported lazily by ``get_adapter("speicherstadt")``.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from ...engine.conformance import ConformanceAdapter
+from .setup import check_invariants, new_game
+from .state import PHASES, State
+
+#: Rounds a game lasts (rulebook: the game ends after the round in which only the 4th fire is left;
+#: with the standard pile this is 16/12/10/8 rounds for 2/3/4/5 players).
+ROUNDS = {2: 16, 3: 12, 4: 10, 5: 8}
+
+#: Text that is no action at all, or an action with impossible arguments.
+MALFORMED = (
+    "", "   ", "place", "place x", "place -1", "place 99", "place 1 2", "buy now", "pass 1", "done done", "fly",
+    "sell gold", "sell", "store", "keep coffee tea", "take coffee attic", "take coffee", "contract coffee",
+    "contract coffee x", "convert coffee tea to rubber", "convert coffee tea saffron rubber", "hallsell coffee",
+    "hallsell coffee tea saffron",
+)
+
+
+def _new_game(players: int, seed: int) -> State:
+    return new_game(players=players, seed=seed)
+
+
+def candidate_actions(state: State) -> Iterator[str]:
+    """Action texts to try in ``state``, legal or not: every verb of the base game with every argument
+    combination over the goods (and a contract index one past the largest), plus malformed text."""
+    goods = state.goods
+    yield from MALFORMED
+    for n in range(max(8, len(state.offer_idx) + 1)):
+        yield f"place {n}"
+    yield "buy"
+    yield "pass"
+    yield "done"
+    yield "  PLACE   0 "  # case and spacing are not significant
+    contracts = max(len(s.contracts) for s in state.seats)
+    for g in goods:
+        yield f"sell {g}"
+        yield f"store {g}"
+        yield f"keep {g}"
+        yield f"take {g} warehouse"
+        yield f"take {g} hall"
+        for k in range(contracts + 1):
+            yield f"contract {g} {k}"
+    for pair in itertools.combinations_with_replacement(goods, 2):
+        yield "hallsell " + " ".join(pair)
+    for triple in itertools.combinations_with_replacement(goods, 3):
+        for target in goods:
+            yield f"convert {' '.join(triple)} to {target}"
+
+
+def hidden_sequences(state: State) -> list[list[Any]]:
+    """The secret orders, as ``to_dict`` writes them: the draw pile and the bag."""
+    return [[state.cat.cards[c].id for c in state.pile], [state.goods[g] for g in state.bag]]
+
+
+def public(state: State, seat: int | None) -> dict[str, Any]:
+    """What ``seat`` may see; the ``observer`` tag only says the state came from ``observe``."""
+    v = state.view(seat)
+    v.pop("observer", None)
+    return v
+
+
+def transition_checks(before: State, action: str, after: State) -> list[str]:
+    """Round and phase only move forward (round by at most one per decision); the pile only shrinks."""
+    problems: list[str] = []
+    b = (before.round, PHASES.index(before.phase))
+    a = (after.round, PHASES.index(after.phase))
+    if a < b:
+        problems.append(f"went back from round {b[0]} {before.phase} to round {a[0]} {after.phase}")
+    if after.round - before.round > 1:
+        problems.append(f"jumped from round {before.round} to {after.round}")
+    if after.pile_size > before.pile_size:
+        problems.append(f"the pile grew from {before.pile_size} to {after.pile_size} cards")
+    return problems
+
+
+def game_checks(final: State, actions: Sequence[str]) -> list[str]:
+    """The game ends ``over`` after the right number of rounds, with every fire resolved."""
+    problems: list[str] = []
+    n = final.n_players
+    if final.phase != "over" or final.to_move is not None or not final.is_over:
+        problems.append(f"ended in phase {final.phase!r} with to_move {final.to_move!r}")
+    if final.round != ROUNDS[n]:
+        problems.append(f"{n} players played {final.round} rounds, not {ROUNDS[n]}")
+    if final.pile_size:
+        problems.append(f"{final.pile_size} cards left on the pile")
+    cards = final.cat.cards
+    fires_in_game = sum(1 for c in cards if c.kind == "fire" and c.expansion in (None, final.expansion))
+    fires_resolved = sum(1 for c in final.discard if cards[c].kind == "fire")
+    if fires_resolved != fires_in_game:
+        problems.append(f"{fires_resolved} of {fires_in_game} fires resolved")
+    if not final.events or final.events[-1].key != "game_over":
+        problems.append("the last transition did not record game_over")
+    ranks = final.ranks()
+    if final.winners() != [i for i, r in enumerate(ranks) if r == 1]:
+        problems.append(f"winners {final.winners()} disagree with ranks {ranks}")
+    if not actions:
+        problems.append("the game ended without a decision")
+    return problems
+
+
+def conformance_adapter() -> ConformanceAdapter:
+    """The adapter the harness uses for ``"speicherstadt"``."""
+    return ConformanceAdapter(
+        game="speicherstadt",
+        player_counts=(2, 3, 4, 5),
+        new_game=_new_game,
+        invariants=check_invariants,
+        candidate_actions=candidate_actions,
+        game_checks=game_checks,
+        transition_checks=transition_checks,
+        hidden_sequences=hidden_sequences,
+        public=public,
+        max_decisions=20_000,
+    )
