@@ -10,7 +10,7 @@ from ...engine.errors import RecordError
 from ...engine.events import Event
 from ...engine.rng import Rng
 from .catalog import Catalog, load_catalog
-from .state import PHASES, STATE_FORMAT, Notation, Seat, State
+from .state import PHASES, STATE_FORMAT, Notation, Seat, State, _bit
 
 EXPANSIONS = (None,)
 _notations: dict[tuple[str, ...], Notation] = {}
@@ -159,6 +159,7 @@ def new_game(*, players: int = 4, seed: int | str = 0, deck: list[str] | None = 
     st.bought = 0
     st.loading_turn = 0
     st.dock = ()
+    st.moved = 0
     st.seats = [Seat(len(goods), cat.setup["coins"]) for _ in range(n)]
     st.to_move = None
     st.last_round = False
@@ -266,6 +267,15 @@ def from_dict(d: dict[str, Any]) -> State:
     st.bought = sum(1 << i for i in bought if isinstance(i, int) and 0 <= i < n)
     st.loading_turn = _field(d, "loading_turn", int)
     st.dock = gl("dock", d.get("dock"))
+    st.moved = 0
+    moved = d.get("moved", [])
+    if not isinstance(moved, list):
+        raise RecordError("state field 'moved': must be a list of [in|out, warehouse|hall, good]")
+    for m in moved:
+        if (not isinstance(m, list) or len(m) != 3 or m[0] not in ("in", "out") or m[1] not in ("warehouse", "hall")
+                or m[2] not in gi):
+            raise RecordError("state field 'moved': entries are [in|out, warehouse|hall, good]")
+        st.moved |= 1 << _bit(("in", "out").index(m[0]), ("warehouse", "hall").index(m[1]), gi[m[2]], len(goods))
     seats_raw = _field(d, "seats", list)
     if len(seats_raw) != n:
         raise RecordError(f"state field 'seats': one entry per player ({n})")

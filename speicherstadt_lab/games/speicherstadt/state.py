@@ -35,6 +35,16 @@ def _add(t: tuple[int, ...], i: int, d: int) -> tuple[int, ...]:
     return (*t[:i], t[i] + d, *t[i + 1:])
 
 
+_IN, _OUT = 0, 1
+_WAREHOUSE, _HALL = 0, 1
+_PLACES = ("warehouse", "hall")
+
+
+def _bit(direction: int, where: int, good: int, n_goods: int) -> int:
+    """Bit of ``State.moved`` that records a move of ``good`` into/out of a store during this loading turn."""
+    return (direction * 2 + where) * n_goods + good
+
+
 _ev = tuple.__new__  # _ev(Event, (key, args)): builds an Event without a Python-level __new__ (hot path)
 
 
@@ -236,8 +246,8 @@ class State:
     game = "speicherstadt"
     __slots__ = (
         "_gen", "_legal", "bag", "bought", "cargo_idx", "cat", "columns", "discard", "dock", "events", "expansion",
-        "first", "goods", "last_action", "last_round", "loading_turn", "n_players", "names", "notation", "observer",
-        "offer_idx", "phase", "pile", "placed", "removed", "round", "seats", "space", "stock", "to_move",
+        "first", "goods", "last_action", "last_round", "loading_turn", "moved", "n_players", "names", "notation",
+        "observer", "offer_idx", "phase", "pile", "placed", "removed", "round", "seats", "space", "stock", "to_move",
     )
 
     # -- construction ---------------------------------------------------------------------------
@@ -268,6 +278,7 @@ class State:
         n.bought = self.bought
         n.loading_turn = self.loading_turn
         n.dock = self.dock
+        n.moved = self.moved
         n.seats = list(self.seats)
         n.to_move = self.to_move
         n.last_round = self.last_round
@@ -417,6 +428,8 @@ class State:
         nt = self.notation
         act = nt.act
         hall_cap = nt.hall_cap
+        moved = self.moved
+        ng = len(goods)
         dg = sorted(set(dock))
         needs = self.notation.needs
         for g in dg:
@@ -426,15 +439,15 @@ class State:
                     out.append(act("contract", name, k))
             if seat.sells[g]:
                 out.append(act("sell", name))
-            if len(seat.warehouse) < seat.warehouse_cap:
+            if len(seat.warehouse) < seat.warehouse_cap and not moved >> _bit(_OUT, _WAREHOUSE, g, ng) & 1:
                 out.append(act("store", name))
-            if len(seat.hall) < hall_cap:
+            if len(seat.hall) < hall_cap and not moved >> _bit(_OUT, _HALL, g, ng) & 1:
                 out.append(act("keep", name))
         for g in sorted(set(seat.warehouse)):
-            if self._take_useful(seat, g, "warehouse"):
+            if not moved >> _bit(_IN, _WAREHOUSE, g, ng) & 1 and self._take_useful(seat, g, "warehouse"):
                 out.append(act("take", goods[g], "warehouse"))
         for g in sorted(set(seat.hall)):
-            if self._take_useful(seat, g, "hall"):
+            if not moved >> _bit(_IN, _HALL, g, ng) & 1 and self._take_useful(seat, g, "hall"):
                 out.append(act("take", goods[g], "hall"))
         if len(dock) >= min(nt.k_convert, nt.k_sell):
             out.extend(nt.hall_actions(dock, tuple(x > 0 for x in self.stock), nt.k_convert, nt.k_sell))
@@ -598,8 +611,10 @@ class State:
             raise self._illegal("no_warehouse", a)
         if len(seat.warehouse) >= seat.warehouse_cap:
             raise self._illegal("warehouse_full", a, cap=seat.warehouse_cap)
+        self._no_undo(a, _OUT, _WAREHOUSE, name)
         (g,) = self._take_from_dock(a, [name])
         seat.warehouse = tuple(sorted((*seat.warehouse, g)))
+        self.moved |= 1 << _bit(_IN, _WAREHOUSE, g, len(self.goods))
         ev.append(_ev(Event, ("store", {"seat": i, "good": name})))
 
     def _r_keep(self, a: Action, ev: list[Event]) -> None:
@@ -608,8 +623,10 @@ class State:
         cap = self.cat.setup["hall_capacity"]
         if len(seat.hall) >= cap:
             raise self._illegal("hall_full", a, cap=cap)
+        self._no_undo(a, _OUT, _HALL, name)
         (g,) = self._take_from_dock(a, [name])
         seat.hall = tuple(sorted((*seat.hall, g)))
+        self.moved |= 1 << _bit(_IN, _HALL, g, len(self.goods))
         ev.append(_ev(Event, ("keep", {"seat": i, "good": name})))
 
     def _r_take(self, a: Action, ev: list[Event]) -> None:
@@ -619,6 +636,8 @@ class State:
         held = seat.warehouse if place == "warehouse" else seat.hall
         if g not in held:
             raise self._illegal("not_stored", a, good=name, place=place)
+        where = _WAREHOUSE if place == "warehouse" else _HALL
+        self._no_undo(a, _IN, where, name)
         if not self._take_useful(seat, g, place):
             raise self._illegal("pointless_take", a, good=name, place=place)
         rest = list(held)
@@ -628,7 +647,14 @@ class State:
         else:
             seat.hall = tuple(rest)
         self.dock = tuple(sorted((*self.dock, g)))
+        self.moved |= 1 << _bit(_OUT, where, g, len(self.goods))
         ev.append(_ev(Event, ("take_" + place, {"seat": i, "good": name})))
+
+    def _no_undo(self, a: Action, direction: int, where: int, name: str) -> None:
+        """Refuse a move that would undo one made this turn (same good, same store, other way)."""
+        if self.moved >> _bit(direction, where, self.cat_gidx[name], len(self.goods)) & 1:
+            raise self._illegal("undo", a, good=name, place=_PLACES[where],
+                                verb="taken out of" if direction == _OUT else "put into")
 
     def _r_convert(self, a: Action, ev: list[Event]) -> None:
         *given, _, target = a.args
@@ -665,6 +691,7 @@ class State:
                 self.stock = _add(self.stock, g, 1)
             ev.append(_ev(Event, ("expire", {"seat": i, "goods": [self.goods[g] for g in self.dock]})))
             self.dock = ()
+        self.moved = 0
         self.loading_turn += 1
         self.to_move = None
 
@@ -968,6 +995,8 @@ class State:
             "bought": [i for i in range(self.n_players) if self.bought >> i & 1],
             "loading_turn": self.loading_turn,
             "dock": gs(self.dock),
+            "moved": [[("in", "out")[d], _PLACES[w], g[x]] for d in (0, 1) for w in (0, 1) for x in range(len(g))
+                      if self.moved >> _bit(d, w, x, len(g)) & 1],
             "seats": [
                 {
                     "coins": s.coins,
