@@ -8,6 +8,7 @@ gives the same answer at the same position, whatever it was asked before.
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
@@ -17,8 +18,12 @@ from ..engine.rng import Rng
 
 
 def position_key(obs: GameState) -> str:
-    """A short text that identifies a decision point (for per-decision seeds)."""
-    return f"{obs.round}:{obs.phase}:{obs.to_move}:{obs.last_action}:{len(obs.legal_actions())}:{hash(obs.to_json())}"
+    """A short text that identifies a decision point (for per-decision seeds).
+
+    Stable across processes and Python versions (a CRC of the JSON, never the salted built-in ``hash``).
+    """
+    digest = zlib.crc32(obs.to_json().encode())
+    return f"{obs.round}:{obs.phase}:{obs.to_move}:{obs.last_action}:{len(obs.legal_actions())}:{digest:08x}"
 
 
 @runtime_checkable
