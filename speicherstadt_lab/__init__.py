@@ -3,7 +3,14 @@
     import speicherstadt_lab as sl
     state = sl.new_game(players=4, seed=7)
     state = state.apply("place 2")
+
+Records, analysis and simulation (which need pandas) are imported on first use.
 """
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
 
 from .engine import Action, CatalogError, Event, GameState, IllegalAction, RecordError, Rng, load_state
 from .engine import new_game as _new_game
@@ -12,23 +19,59 @@ from .games.speicherstadt import Catalog, default_catalog, load_catalog, standar
 __version__ = "0.1.0"
 
 
-def new_game(game: str = "speicherstadt", **kwargs):
+def new_game(game: str = "speicherstadt", **kwargs: Any) -> Any:
     """A new game at its first decision. ``game`` is ``"speicherstadt"`` (the default)."""
     return _new_game(game, **kwargs)
 
 
+_LAZY = {
+    "GameRecord": "records",
+    "Node": "records",
+    "record_game": "records",
+    "RECORD_FORMAT": "records",
+    "evaluate": "analysis",
+    "compare_actions": "analysis",
+    "simulate": "simulate",
+    "RandomBot": "bots",
+    "GreedyBot": "bots.greedy",
+    "MCTSBot": "bots.mcts",
+    "make_bot": "bots",
+    "play_game": "bots",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'speicherstadt_lab' has no attribute {name!r}")
+
+
 __all__ = [
+    "RECORD_FORMAT",
     "Action",
     "Catalog",
     "CatalogError",
     "Event",
+    "GameRecord",
     "GameState",
+    "GreedyBot",
     "IllegalAction",
+    "MCTSBot",
+    "Node",
+    "RandomBot",
     "RecordError",
     "Rng",
+    "compare_actions",
     "default_catalog",
+    "evaluate",
     "load_catalog",
     "load_state",
+    "make_bot",
     "new_game",
+    "play_game",
+    "record_game",
+    "simulate",
     "standard_deck",
 ]
