@@ -20,9 +20,11 @@ from ..engine.rng import Rng
 def position_key(obs: GameState) -> str:
     """A short text that identifies a decision point (for per-decision seeds).
 
-    Stable across processes and Python versions (a CRC of the JSON, never the salted built-in ``hash``).
+    Stable across processes and Python versions: the game's ``fingerprint()`` (or a CRC of the JSON), never
+    the salted built-in ``hash``.
     """
-    digest = zlib.crc32(obs.to_json().encode())
+    fingerprint = getattr(obs, "fingerprint", None)
+    digest = fingerprint() if fingerprint is not None else zlib.crc32(obs.to_json().encode())
     return f"{obs.round}:{obs.phase}:{obs.to_move}:{obs.last_action}:{len(obs.legal_actions())}:{digest:08x}"
 
 

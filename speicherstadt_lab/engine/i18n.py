@@ -62,9 +62,15 @@ def format_args(args: dict[str, Any], lang: str, namer: Namer | None) -> dict[st
             out[key] = namer.card_name(value, lang)
         elif key.startswith("good") and isinstance(value, str):
             out[key] = namer.good_name(value, lang)
+        elif key in _WORD_TABLES and isinstance(value, str) and messages.has(key, value):
+            out[key] = messages.text(key, value, lang, {})
         else:
             out[key] = value
     return out
+
+
+# Arguments whose values are words with a translation table of the same name (e.g. [place.hall]).
+_WORD_TABLES = frozenset({"place", "moved", "phase", "need"})
 
 
 class Messages:

@@ -15,8 +15,8 @@ from ...engine.conformance import ConformanceAdapter
 from .setup import check_invariants, new_game
 from .state import PHASES, State
 
-#: Rounds a game lasts (rulebook: the game ends after the round in which only the 4th fire is left;
-#: with the standard pile this is 16/12/10/8 rounds for 2/3/4/5 players).
+#: Rounds a base game lasts (rulebook: the game ends after the round in which only the 4th fire is left;
+#: with the base game's pile this is 16/12/10/8 rounds for 2/3/4/5 players).
 ROUNDS = {2: 16, 3: 12, 4: 10, 5: 8}
 
 #: Text that is no action at all, or an action with impossible arguments.
@@ -26,10 +26,6 @@ MALFORMED = (
     "contract coffee x", "convert coffee tea to rubber", "convert coffee tea saffron rubber", "hallsell coffee",
     "hallsell coffee tea saffron",
 )
-
-
-def _new_game(players: int, seed: int) -> State:
-    return new_game(players=players, seed=seed)
 
 
 def candidate_actions(state: State) -> Iterator[str]:
@@ -91,7 +87,7 @@ def game_checks(final: State, actions: Sequence[str]) -> list[str]:
     n = final.n_players
     if final.phase != "over" or final.to_move is not None or not final.is_over:
         problems.append(f"ended in phase {final.phase!r} with to_move {final.to_move!r}")
-    if final.round != ROUNDS[n]:
+    if final.expansion is None and final.round != ROUNDS[n]:
         problems.append(f"{n} players played {final.round} rounds, not {ROUNDS[n]}")
     if final.pile_size:
         problems.append(f"{final.pile_size} cards left on the pile")
@@ -110,12 +106,16 @@ def game_checks(final: State, actions: Sequence[str]) -> list[str]:
     return problems
 
 
-def conformance_adapter() -> ConformanceAdapter:
-    """The adapter the harness uses for ``"speicherstadt"``."""
+def conformance_adapter(expansion: str | None = None) -> ConformanceAdapter:
+    """The adapter the harness uses for ``"speicherstadt"`` (``expansion`` is passed on to ``new_game``)."""
+
+    def make(players: int, seed: int) -> State:
+        return new_game(players=players, seed=seed, expansion=expansion)
+
     return ConformanceAdapter(
-        game="speicherstadt",
+        game="speicherstadt" if expansion is None else f"speicherstadt+{expansion}",
         player_counts=(2, 3, 4, 5),
-        new_game=_new_game,
+        new_game=make,
         invariants=check_invariants,
         candidate_actions=candidate_actions,
         game_checks=game_checks,

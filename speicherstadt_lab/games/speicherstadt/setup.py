@@ -388,4 +388,11 @@ def check_invariants(st: State) -> list[str]:
         problems.append("the seat to move in loading is out of turn")
     if st.phase == "over" and st.to_move is not None:
         problems.append("a seat is to move after the game is over")
+    if st.phase == "purchase" and st.to_move is not None and st.space < len(st.columns) and st.columns[st.space]:
+        price = len(st.columns[st.space])
+        coins = st.seats[st.to_move].coins
+        if coins < price:
+            problems.append(f"seat {st.to_move} is asked to buy at price {price} with {coins} coins")
+    if st.to_move is not None and not problems and len(st._compute_legal()) < 2:
+        problems.append(f"seat {st.to_move} is asked to decide with fewer than two legal actions")
     return problems

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import zlib
 from collections import Counter
 from functools import lru_cache
 from typing import Any
@@ -653,8 +654,7 @@ class State:
     def _no_undo(self, a: Action, direction: int, where: int, name: str) -> None:
         """Refuse a move that would undo one made this turn (same good, same store, other way)."""
         if self.moved >> _bit(direction, where, self.cat_gidx[name], len(self.goods)) & 1:
-            raise self._illegal("undo", a, good=name, place=_PLACES[where],
-                                verb="taken out of" if direction == _OUT else "put into")
+            raise self._illegal("undo", a, good=name, place=_PLACES[where], moved=("in", "out")[direction])
 
     def _r_convert(self, a: Action, ev: list[Event]) -> None:
         *given, _, target = a.args
@@ -711,6 +711,7 @@ class State:
                         legal = self._legal = self._compute_legal()
                     if len(legal) >= 2:
                         return
+                    ev.append(_ev(Event, ("only_space", {"seat": self.to_move, "space": legal[0].args[0]})))
                     self._r_place(legal[0], ev)
                     continue
                 self.phase = "purchase"
@@ -800,7 +801,8 @@ class State:
         cards = self.cat.cards
         pile = self.pile
         pos = 0
-        while len(offer) < k and pos < len(pile):
+        # The bottom card (the 4th fire) is never drawn in a supply: it is resolved after the last round.
+        while len(offer) < k and pos < len(pile) - 1:
             ci = pile[pos]
             pos += 1
             card = cards[ci]
@@ -916,6 +918,17 @@ class State:
         rng.shuffle(bag)
         new.bag = tuple(bag)
         return new
+
+    def fingerprint(self) -> int:
+        """A stable 32-bit digest of the position as every seat sees it (no hidden order), for per-position seeds.
+
+        Equal for states that differ only in the hidden pile/bag order; the same in every process and Python.
+        """
+        seats = tuple((x.coins, x.track, x.cards, x.contracts, x.warehouse, x.hall, x.unload) for x in self.seats)
+        key = (self.round, self.phase, self.first, self.placed, self.space, self.loading_turn, self.to_move,
+               self.dock, self.moved, self.stock, self.offer_idx, self.cargo_idx, tuple(self.columns), seats,
+               len(self.pile), self.last_action)
+        return zlib.crc32(repr(key).encode())
 
     def observe(self, seat: int | None) -> State:
         """The state as ``seat`` sees it: hidden orders replaced by a canonical one that reveals nothing.
