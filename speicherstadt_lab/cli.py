@@ -1,0 +1,246 @@
+"""The ``speicherstadt-lab`` command: batch simulations and game replays from a terminal.
+
+    speicherstadt-lab simulate --games 1000 --players 4 --bots mcts,greedy,random,random --rotate
+    speicherstadt-lab replay game.json --lang de
+
+Errors (an unknown bot, a missing or malformed file) print one line to stderr and exit with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+PROG = "speicherstadt-lab"
+
+
+class UsageError(ValueError):
+    """Bad input from the command line (exit status 2)."""
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog=PROG, description="Die Speicherstadt lab: simulate bot games, replay records.")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    s = sub.add_parser("simulate", help="play many bot-vs-bot games and print win rates")
+    s.add_argument("--games", type=int, default=100, help="number of games (default 100)")
+    s.add_argument("--players", type=int, default=None, help="players per game (default: the number of bots)")
+    s.add_argument(
+        "--bots",
+        required=True,
+        help="bot specs by seat, comma separated, e.g. mcts:iterations=200,greedy,random,random",
+    )
+    s.add_argument("--seed", type=int, default=0, help="master seed (default 0); equal seeds give equal results")
+    s.add_argument("--rotate", action="store_true", help="rotate the lineup one seat per game")
+    s.add_argument(
+        "--processes", type=int, default=None, help="worker processes (default: all cores; 1 plays in this process)"
+    )
+    s.add_argument("--csv", type=Path, default=None, help="also write the per-game, per-seat table to this CSV file")
+    s.add_argument("--expansion", choices=["kaispeicher"], default=None, help="play with an expansion")
+    s.add_argument("--no-progress", action="store_true", help="no progress bar")
+    s.set_defaults(run=_cmd_simulate)
+
+    r = sub.add_parser("replay", help="print a game record move by move, with its events and final scores")
+    r.add_argument("record", type=Path, help="a game record (JSON)")
+    r.add_argument("--lang", choices=["en", "de"], default="en", help="language of names and events (default en)")
+    r.set_defaults(run=_cmd_replay)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status (0 ok, 1 failure, 2 bad input)."""
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:  # argparse has printed usage and its message already
+        return e.code if isinstance(e.code, int) else 2
+    try:
+        return args.run(args)
+    except BrokenPipeError:  # output piped into e.g. `head`
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the flush at exit
+        return 0
+    except (UsageError, ValueError, OSError) as e:
+        _error(_one_line(e))
+        return 2
+    except RuntimeError as e:
+        _error(_one_line(e))
+        return 1
+    except KeyboardInterrupt:
+        _error("interrupted")
+        return 130
+
+
+def _error(message: str) -> None:
+    print(f"{PROG}: error: {message}", file=sys.stderr)
+
+
+def _one_line(e: BaseException) -> str:
+    if isinstance(e, FileNotFoundError) and e.filename:
+        return f"no such file: {e.filename}"
+    if isinstance(e, IsADirectoryError) and e.filename:
+        return f"is a directory, not a file: {e.filename}"
+    if isinstance(e, PermissionError) and e.filename:
+        return f"permission denied: {e.filename}"
+    text = " ".join(str(e).split()) or type(e).__name__
+    return text
+
+
+# -- simulate -------------------------------------------------------------------------------------
+
+
+def _cmd_simulate(args: argparse.Namespace) -> int:
+    from .engine.protocol import get_game
+    from .simulate import parse_lineup, simulate, summarize_bots, summarize_seats
+
+    specs = parse_lineup(args.bots)
+    players = args.players if args.players is not None else len(specs)
+    if args.processes is not None and args.processes < 1:
+        raise UsageError(f"--processes: must be at least 1, got {args.processes}")
+    if args.csv is not None and not args.csv.parent.is_dir():
+        raise UsageError(f"--csv: directory {str(args.csv.parent)!r} does not exist")
+    executor: Any = None if args.processes is None else ("serial" if args.processes == 1 else args.processes)
+    kwargs = {"expansion": args.expansion} if args.expansion else {}
+    start = time.perf_counter()
+    df = simulate(
+        args.games,
+        players,
+        specs,
+        seed=args.seed,
+        executor=executor,
+        progress=not args.no_progress,
+        rotate=args.rotate,
+        **kwargs,
+    )
+    elapsed = time.perf_counter() - start
+    if args.csv is not None:
+        df.to_csv(args.csv, index=False)
+
+    title = get_game("speicherstadt").title + (f" with {args.expansion.title()}" if args.expansion else "")
+    order = "rotated one seat per game" if args.rotate else "fixed"
+    print(f"{title}: {args.games} games, {players} players, seed {args.seed}, lineup {order}: {' | '.join(specs)}")
+    print(f"{elapsed:.1f} s, {args.games / elapsed:.1f} games/s")
+    print()
+    print("Per bot")
+    print(_table(summarize_bots(df), "bot"))
+    print()
+    print(f"Per seat (a fair share is {1 / players:.1%})")
+    seats = summarize_seats(df)
+    seats.index = [f"{i} ({name})" for i, name in zip(seats.index, _seat_names(players), strict=True)]
+    print(_table(seats, "seat"))
+    if args.csv is not None:
+        print()
+        print(f"wrote {len(df)} rows to {args.csv}")
+    return 0
+
+
+def _seat_names(players: int) -> list[str]:
+    from . import new_game
+
+    state = new_game(players=players, seed=0)
+    namer = getattr(state, "seat_name", None)
+    return [namer(i) if namer else f"seat {i}" for i in range(players)]
+
+
+def _table(summary: pd.DataFrame, label: str) -> str:
+    """A summary from :func:`summarize_bots` as aligned text: games, win rate, 95% Wilson interval, mean score."""
+    shown = pd.DataFrame(
+        {
+            "games": summary["games"].astype(int),
+            "wins": summary["wins"].map(lambda w: f"{w:g}"),
+            "win rate": summary["win_rate"].map(lambda p: f"{p:.1%}"),
+            "95% CI": [f"{lo:.1%} – {hi:.1%}" for lo, hi in zip(summary["ci_low"], summary["ci_high"], strict=True)],
+            "mean score": summary["mean_score"].map(lambda s: f"{s:.2f}"),
+            "mean rank": summary["mean_rank"].map(lambda r: f"{r:.2f}"),
+        },
+        index=summary.index,
+    )
+    shown.index.name = label
+    return shown.to_string()
+
+
+# -- replay ---------------------------------------------------------------------------------------
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    path: Path = args.record
+    if not path.is_file():
+        raise UsageError(f"no such file: {path}" if not path.exists() else f"not a file: {path}")
+    try:
+        from .records import GameRecord
+    except ImportError as e:
+        raise RuntimeError(f"game records are not available in this installation ({e})") from None
+    record = GameRecord.load(path)
+    lang = args.lang
+    line = record.mainline()
+    root = line[0].state
+    de = lang == "de"
+    players = []
+    for seat in range(root.n_players):
+        first = next((nd for nd in line[1:] if nd.actor == seat), None)
+        players.append(f"{_name(root, seat, lang)} ({_who(first.by) if first is not None else '-'})")
+    print(f"{path.name}: {', '.join(players)}")
+    for event in root.events:
+        print(f"           {root.describe(event, lang)}")
+    print()
+    print("Zug  Runde  Platz    Aktion" if de else "ply  round  seat     action")
+    before = root
+    for node in line[1:]:
+        state = node.state
+        who = _name(state, node.actor, lang) if node.actor is not None else "-"
+        print(f"{node.ply:>3}  {before.round:>5}  {who:<8} {node.action}")
+        for event in state.events:
+            print(f"           {state.describe(event, lang)}")
+        before = state
+    final = line[-1].state
+    print()
+    if final.is_over:
+        print("Endwertung" if de else "Final scores")
+    else:
+        print("Zwischenstand (Partie nicht beendet)" if de else "Scores so far (the game is not finished)")
+    print(_scores_table(final, lang).to_string(index=False))
+    return 0
+
+
+def _who(by: Any) -> str:
+    """Who chose a move: a bot's name (from its parameters) or the name stored for a person."""
+    if isinstance(by, dict):
+        return str(by.get("bot", by.get("name", "bot")))
+    return str(by)
+
+
+def _name(state: Any, seat: int, lang: str) -> str:
+    namer = getattr(state, "seat_name", None)
+    return namer(seat, lang) if namer else f"seat {seat}"
+
+
+def _scores_table(state: Any, lang: str) -> pd.DataFrame:
+    """Seat, name, score, points by category, coins and rank of a position (final if the game is over)."""
+    ranks = state.ranks() if hasattr(state, "ranks") else None
+    rows = []
+    for seat in range(state.n_players):
+        row: dict[str, Any] = {"seat": seat, "name": _name(state, seat, lang), "score": state.score(seat)}
+        row.update(state.score_breakdown(seat))
+        row["coins"] = state.coins[seat]
+        if ranks is not None:
+            row["rank"] = ranks[seat]
+        rows.append(row)
+    df = pd.DataFrame(rows)
+    sort = ["rank", "seat"] if ranks is not None else ["seat"]
+    df = df.sort_values(sort, kind="stable")
+    if lang == "de":
+        df = df.rename(columns=_DE_HEADERS)
+    return df
+
+
+_DE_HEADERS = {"seat": "Platz", "name": "Name", "score": "Punkte", "coins": "Münzen", "rank": "Rang"}
+
+
+if __name__ == "__main__":
+    sys.exit(main())
