@@ -1,0 +1,167 @@
+"""Engine benchmark: random full games of Die Speicherstadt on one core, for 2, 3, 4 and 5 players.
+
+    .venv/bin/python benchmarks/engine.py                  # ~30 s: a 5 s throughput run per player count
+    .venv/bin/python benchmarks/engine.py --seconds 2      # quicker
+    .venv/bin/python benchmarks/engine.py --games 200      # a fixed number of games per player count
+
+Per player count it reports: random games per CPU second of this process, and per wall second (the
+machine may be shared), each game a uniform choice over ``legal_actions()`` with the seeded ``Rng``,
+applied through the public ``apply`` with no other work in the loop; mean decisions per game; µs per
+``apply`` and per ``legal_actions`` (recorded games replayed in timed blocks); and the memory of a
+stored state: retained bytes per state measured with ``tracemalloc`` while keeping every state of a
+game in a list (consecutive states share their per-seat data, so this is what a game record or a
+search tree really costs), and the mean ``len(to_json())``.
+
+The target for the engine is at least 300 random 4-player games per second on one core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+import pandas as pd  # noqa: E402
+
+import speicherstadt_lab as sl  # noqa: E402
+from speicherstadt_lab.engine.rng import Rng  # noqa: E402
+
+TARGET_PLAYERS = 4
+TARGET_GAMES_PER_S = 300
+
+
+def random_game(players: int, seed: int) -> int:
+    """Play one uniform random game to the end; return its number of decisions."""
+    rng = Rng(seed, "bench")
+    s = sl.new_game(players=players, seed=seed)
+    n = 0
+    while not s.is_over:
+        s = s.apply(rng.choice(s.legal_actions()))
+        n += 1
+    return n
+
+
+def throughput(players: int, seconds: float, games: int | None, seed: int) -> dict[str, float]:
+    """Uninstrumented random games: count, games per CPU second and per wall second, decisions per game."""
+    played = decisions = 0
+    wall0, cpu0 = time.perf_counter(), time.process_time()
+    while True:
+        decisions += random_game(players, seed + played)
+        played += 1
+        cpu = time.process_time() - cpu0
+        if games is not None:
+            if played >= games:
+                break
+        elif cpu >= seconds or time.perf_counter() - wall0 >= 2 * seconds:  # a busy machine: cap the wait
+            break
+    wall = time.perf_counter() - wall0
+    return {"games": played, "cpu_rate": played / cpu, "wall_rate": played / wall, "decisions": decisions / played}
+
+
+def call_times(players: int, games: int, seed: int) -> tuple[float, float]:
+    """Mean µs per ``apply`` and per first ``legal_actions`` call on a fresh state, in CPU time.
+
+    The (state, action) pairs of ``games`` random games are recorded, then every action is applied again
+    in one timed block, and ``legal_actions`` is called once on each fresh result in another: timing call
+    by call would mostly measure the clock (a clock read costs about a microsecond here).
+    """
+    pairs = []
+    for g in range(games):
+        rng = Rng(seed + g, "bench")
+        s = sl.new_game(players=players, seed=seed + g)
+        while not s.is_over:
+            a = rng.choice(s.legal_actions())
+            pairs.append((s, a))
+            s = s.apply(a)
+    gc.collect()
+    gc.disable()  # the recorded states are many live objects: collections would be charged to the calls
+    try:
+        t0 = time.process_time()
+        children = [s.apply(a) for s, a in pairs]
+        t1 = time.process_time()
+        for c in children:
+            c.legal_actions()
+        t2 = time.process_time()
+    finally:
+        gc.enable()
+    return (t1 - t0) / len(pairs) * 1e6, (t2 - t1) / len(pairs) * 1e6
+
+
+def state_memory(players: int, games: int, seed: int) -> tuple[float, float]:
+    """(retained bytes per state when all states of a game are kept, mean len(to_json()))."""
+    random_game(players, seed)  # warm caches (notation, combinations) so they are not counted
+    per_state: list[float] = []
+    json_len = json_n = 0
+    for g in range(games):
+        rng = Rng(seed + g, "bench")
+        gc.collect()
+        tracemalloc.start()
+        base = tracemalloc.get_traced_memory()[0]
+        s = sl.new_game(players=players, seed=seed + g)
+        states = [s]
+        while not s.is_over:
+            s = s.apply(rng.choice(s.legal_actions()))
+            states.append(s)
+        gc.collect()
+        used = tracemalloc.get_traced_memory()[0] - base
+        tracemalloc.stop()
+        per_state.append(used / len(states))
+        for st in states:
+            json_len += len(st.to_json())
+        json_n += len(states)
+        del states, s
+    return sum(per_state) / len(per_state), json_len / json_n
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=5.0,
+                        help="CPU seconds of the throughput run per player count (wall time ≤ twice that)")
+    parser.add_argument("--games", type=int, default=None, help="play exactly N games per player count instead")
+    parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 4, 5], choices=[2, 3, 4, 5])
+    parser.add_argument("--seed", type=int, default=1, help="seed of the first game (games use seed, seed+1, ...)")
+    args = parser.parse_args(argv)
+    if args.games is not None and args.games < 1:
+        parser.error("--games must be at least 1")
+    if args.seconds <= 0:
+        parser.error("--seconds must be positive")
+
+    rows = []
+    for n in args.players:
+        run = throughput(n, args.seconds, args.games, args.seed)
+        timed = max(3, min(int(run["games"]) // 4, 50))
+        us_apply, us_legal = call_times(n, timed, args.seed)
+        mem, json_len = state_memory(n, 3, args.seed)
+        rows.append({
+            "players": n,
+            "games": run["games"],
+            "games/s": round(run["cpu_rate"], 1),
+            "games/s (wall)": round(run["wall_rate"], 1),
+            "decisions/game": round(run["decisions"], 1),
+            "µs/apply": round(us_apply, 2),
+            "µs/legal_actions": round(us_legal, 2),
+            "bytes/state (retained)": round(mem),
+            "bytes/state (to_json)": round(json_len),
+        })
+        print(f"  {n} players done", file=sys.stderr, flush=True)
+    table = pd.DataFrame(rows).set_index("players")
+    print(f"Die Speicherstadt engine, random games on one core (Python {sys.version.split()[0]}); "
+          "rates and µs are per CPU second of this process")
+    print(table.to_string())
+    if TARGET_PLAYERS in table.index:
+        rate = table.loc[TARGET_PLAYERS, "games/s"]
+        verdict = "met" if rate >= TARGET_GAMES_PER_S else "NOT met"
+        print(f"target: ≥ {TARGET_GAMES_PER_S} random {TARGET_PLAYERS}-player games/s on one core: "
+              f"{verdict} ({rate:.1f} games/s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

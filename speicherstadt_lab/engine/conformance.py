@@ -1,0 +1,491 @@
+"""One game-agnostic conformance harness (pgx style) that every game of the lab must pass.
+
+It plays random playouts with explicit seeds and, after every step, checks what the state protocol
+promises: the game's own invariants, at least two legal actions at every decision, every legal action
+applies, ``apply`` never changes the state it is called on, a lossless JSON round trip that plays on
+identically, views that are JSON-ready and free of hidden orders, ``observe``/``determinize`` that keep
+the public facts, no position repeated (a repeat means an endless line of play), determinism for equal
+seeds, refusal of actions that are not legal (with ``IllegalAction``, state unchanged), and the game's
+own end-of-game checks.
+
+A game plugs in through a :class:`ConformanceAdapter`. :func:`get_adapter` finds it lazily in
+``<game module>.conformance.conformance_adapter()``, so the engine core imports no game at import time.
+
+    from speicherstadt_lab.engine.conformance import run_conformance
+    report = run_conformance("speicherstadt", players=(2, 3, 4, 5), seeds=range(5))
+
+A failure raises ``AssertionError`` naming the game, players, seed, step, action and the check.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import json
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, NoReturn
+
+from .actions import Action, normalize
+from .errors import IllegalAction
+from .protocol import GameState, get_game, load_state
+from .rng import Rng
+
+#: Names of the checks; pass some of them as ``skip`` to leave them out of a run.
+CHECKS = (
+    "invariants",  # the game's own invariants hold in every state
+    "decisions",  # to_move / is_over agree; ≥ 2 distinct, re-parsable legal actions at every decision
+    "scores",  # score_breakdown sums to score for every seat
+    "apply",  # every legal action applies and records events and last_action
+    "unchanged",  # apply (legal or refused) leaves the state it was called on unchanged
+    "round_trip",  # load_state(to_json()) equals the state and plays on identically
+    "view",  # view(seat) is JSON-ready, hides the hidden orders and ignores them
+    "observe",  # observe(seat) keeps the public facts and the legal actions, reveals nothing hidden
+    "determinize",  # determinize(seed) keeps the public facts, is reproducible and plays on
+    "events",  # every event of a transition renders in every language
+    "repetition",  # no position occurs twice in a playout
+    "refusal",  # candidate actions that are not legal raise IllegalAction (full runs only)
+    "determinism",  # equal seeds give equal games
+    "game",  # the game's own end-of-game checks
+)
+LANGS = ("en", "de")
+
+
+def _no_hidden(state: GameState) -> list[list[Any]]:
+    return []
+
+
+def _default_public(state: GameState, seat: int | None) -> Any:
+    return state.view(seat)
+
+
+def _default_position(state: GameState) -> str:
+    d = state.to_dict()
+    d.pop("events", None)
+    d.pop("last_action", None)
+    return json.dumps(d, sort_keys=True, separators=(",", ":"))
+
+
+def _no_transition_checks(before: GameState, action: str, after: GameState) -> list[str]:
+    return []
+
+
+@dataclass(frozen=True)
+class ConformanceAdapter:
+    """What a game supplies to the harness.
+
+    ``new_game(players, seed)`` builds the first decision state; ``invariants(state)`` and
+    ``game_checks(final, actions)`` return lists of violations (empty = fine); ``candidate_actions``
+    yields action texts, legal or not, that together cover every legal action (the harness asserts
+    that, so the refusal check cannot quietly miss a verb). ``hidden_sequences(state)`` lists the
+    sequences whose order is secret, as they appear in JSON; ``public(state, seat)`` is what must
+    not change when hidden information is resampled; ``position(state)`` identifies a position for
+    the repetition check.
+    """
+
+    game: str
+    player_counts: tuple[int, ...]
+    new_game: Callable[[int, int], GameState]
+    invariants: Callable[[GameState], list[str]]
+    candidate_actions: Callable[[GameState], Iterable[str]]
+    game_checks: Callable[[GameState, Sequence[str]], list[str]]
+    transition_checks: Callable[[GameState, str, GameState], list[str]] = _no_transition_checks
+    hidden_sequences: Callable[[GameState], list[list[Any]]] = _no_hidden
+    public: Callable[[GameState, int | None], Any] = _default_public
+    position: Callable[[GameState], str] = _default_position
+    max_decisions: int = 20_000
+
+
+@dataclass
+class ConformanceReport:
+    """What a run checked. ``determinize_changed`` counts states whose hidden order determinize changed
+    (zero for a game with hidden information would mean the hiding checks never bit)."""
+
+    game: str
+    games: int = 0
+    steps: int = 0
+    actions_applied: int = 0
+    candidates_refused: int = 0
+    determinize_changed: int = 0
+    games_by_players: dict[int, int] = field(default_factory=dict)
+    seconds: float = 0.0
+
+    def add(self, other: ConformanceReport) -> None:
+        self.games += other.games
+        self.steps += other.steps
+        self.actions_applied += other.actions_applied
+        self.candidates_refused += other.candidates_refused
+        self.determinize_changed += other.determinize_changed
+        for k, v in other.games_by_players.items():
+            self.games_by_players[k] = self.games_by_players.get(k, 0) + v
+        self.seconds += other.seconds
+
+    def __str__(self) -> str:
+        return (f"{self.game}: {self.games} games {dict(sorted(self.games_by_players.items()))}, "
+                f"{self.steps} steps, {self.actions_applied} actions applied, "
+                f"{self.candidates_refused} candidates refused, {self.seconds:.1f} s")
+
+
+def get_adapter(game: str, **options: Any) -> ConformanceAdapter:
+    """The adapter of a registered game: ``<module>.conformance.conformance_adapter(**options)``, imported now.
+
+    ``options`` select a variant the game's adapter supports (for example an expansion).
+    """
+    module = importlib.import_module(f"{get_game(game).module}.conformance")
+    adapter = module.conformance_adapter(**options)
+    if not isinstance(adapter, ConformanceAdapter):
+        raise TypeError(f"{module.__name__}.conformance_adapter() must return a ConformanceAdapter")
+    return adapter
+
+
+def playout_actions(adapter: ConformanceAdapter, players: int, seed: int) -> tuple[list[str], GameState]:
+    """The uniform random playout the harness checks, without checks: (action texts, final state)."""
+    rng = Rng(seed, "conformance", "playout")
+    state = adapter.new_game(players, seed)
+    actions: list[str] = []
+    while not state.is_over:
+        if len(actions) >= adapter.max_decisions:
+            raise AssertionError(f"{adapter.game} {players}p seed={seed}: no end within {adapter.max_decisions} "
+                                 "decisions")
+        text = str(rng.choice(state.legal_actions()))
+        actions.append(text)
+        state = state.apply(text)
+    return actions, state
+
+
+def _first_diff(a: Sequence[str], b: Sequence[str]) -> int:
+    return next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
+
+
+def _leaks(obj: Any, hidden: list[list[Any]]) -> list[Any] | None:
+    """A list inside ``obj`` that spells out one of the hidden sequences in its secret order."""
+    secret = [h for h in hidden if len(h) >= 2 and h != sorted(h, key=repr)]
+    if not secret:
+        return None
+    stack = [obj]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, dict):
+            stack.extend(x.values())
+        elif isinstance(x, list | tuple):
+            if list(x) in secret:
+                return list(x)
+            stack.extend(x)
+    return None
+
+
+class _Checker:
+    """Checks one playout; ``fail`` raises with the full context of the current step."""
+
+    def __init__(self, adapter: ConformanceAdapter, players: int, seed: int, full: bool, skip: frozenset[str]):
+        self.a = adapter
+        self.players = players
+        self.seed = seed
+        self.full = full
+        self.skip = skip
+        self.step = 0
+        self.state: GameState | None = None
+        self.action: str | None = None
+        self.report = ConformanceReport(adapter.game)
+
+    def on(self, check: str) -> bool:
+        return check not in self.skip
+
+    def fail(self, check: str, detail: str) -> NoReturn:
+        s = self.state
+        where = "" if s is None else f" (round {s.round}, {s.phase}, to move {s.to_move})"
+        act = "" if self.action is None else f" action {self.action!r}"
+        raise AssertionError(f"{self.a.game} {self.players}p seed={self.seed} step {self.step}{where}{act}: "
+                             f"[{check}] {detail}")
+
+    def expect(self, check: str, ok: bool, detail: str | Callable[[], str]) -> None:
+        if not ok:
+            self.fail(check, detail() if callable(detail) else detail)
+
+    # -- per state ------------------------------------------------------------------------------
+
+    def invariants(self, s: GameState, what: str) -> None:
+        if self.on("invariants"):
+            problems = self.a.invariants(s)
+            self.expect("invariants", not problems, lambda: f"{what}: " + "; ".join(problems))
+
+    def decisions(self, s: GameState, legal: list[Action]) -> None:
+        if not self.on("decisions"):
+            return
+        if s.is_over:
+            self.expect("decisions", s.to_move is None, f"game over but to_move is {s.to_move}")
+            self.expect("decisions", legal == [], f"game over but legal actions {[str(x) for x in legal]}")
+            return
+        self.expect("decisions", isinstance(s.to_move, int) and 0 <= s.to_move < s.n_players,
+                    f"to_move {s.to_move!r} is not a seat")
+        texts = [str(x) for x in legal]
+        self.expect("decisions", len(legal) >= 2, f"a decision with {len(legal)} legal action(s): {texts}")
+        self.expect("decisions", len(set(texts)) == len(texts), f"duplicate legal actions: {texts}")
+        for x in legal:
+            again = s.parse_action(str(x))
+            self.expect("decisions", again == x and str(again) == str(x),
+                        f"{str(x)!r} does not parse back to itself (got {str(again)!r})")
+
+    def scores(self, s: GameState) -> None:
+        if not self.on("scores"):
+            return
+        for seat in range(s.n_players):
+            parts = s.score_breakdown(seat)
+            total = s.score(seat)
+            self.expect("scores", sum(parts.values()) == total,
+                        f"seat {seat}: breakdown {parts} sums to {sum(parts.values())}, score is {total}")
+
+    def children(self, s: GameState, legal: list[Action], before: str) -> GameState | None:
+        """Apply every legal action; return the child for ``self.action``."""
+        chosen = None
+        for x in legal:
+            text = str(x)
+            try:
+                child = s.apply(text)
+            except Exception as e:
+                self.fail("apply", f"legal action {text!r} raised {type(e).__name__}: {e}")
+            self.report.actions_applied += 1
+            if self.on("apply"):
+                self.expect("apply", child.last_action is not None and normalize(child.last_action) == text,
+                            f"after {text!r} last_action is {child.last_action!r}")
+                self.expect("apply", len(child.events) > 0, f"{text!r} recorded no event")
+                self.expect("apply", child is not s, f"{text!r} returned the same object")
+            if self.on("unchanged") and s.to_json() != before:
+                self.fail("unchanged", f"applying {text!r} changed the state it was applied to")
+            if self.full:
+                self.invariants(child, f"after legal action {text!r}")
+            if text == self.action:
+                chosen = child
+        return chosen
+
+    def round_trip(self, s: GameState, before: str, legal: list[Action], child: GameState) -> None:
+        if not self.on("round_trip"):
+            return
+        try:
+            loaded = load_state(before)
+        except Exception as e:
+            self.fail("round_trip", f"load_state(to_json()) raised {type(e).__name__}: {e}")
+        self.expect("round_trip", loaded == s, "load_state(to_json()) != state")
+        self.expect("round_trip", loaded.to_json() == before, "to_json of the loaded state differs")
+        self.expect("round_trip", loaded.to_move == s.to_move and loaded.is_over == s.is_over,
+                    "the loaded state has another seat to move")
+        self.expect("round_trip", [str(x) for x in loaded.legal_actions()] == [str(x) for x in legal],
+                    "the loaded state has other legal actions")
+        if self.action is not None:
+            self.expect("round_trip", loaded.apply(self.action) == child,
+                        "the loaded state plays on differently")
+
+    def view(self, s: GameState, seats: Sequence[int | None], hidden: list[list[Any]], det: GameState) -> None:
+        if not self.on("view"):
+            return
+        for seat in seats:
+            v = s.view(seat)
+            try:
+                text = json.dumps(v, ensure_ascii=False)
+            except (TypeError, ValueError) as e:
+                self.fail("view", f"view({seat}) is not JSON-serializable: {e}")
+            leak = _leaks(json.loads(text), hidden)
+            if leak is not None:
+                self.fail("view", f"view({seat}) shows a hidden order: {leak[:8]}...")
+            self.expect("view", self.a.public(det, seat) == self.a.public(s, seat),
+                        f"view({seat}) changes when the hidden information is resampled")
+
+    def observe(self, s: GameState, seat: int, legal: list[Action], det_seed: int) -> None:
+        if not self.on("observe"):
+            return
+        o = s.observe(seat)
+        self.invariants(o, f"observe({seat})")
+        self.expect("observe", [str(x) for x in o.legal_actions()] == [str(x) for x in legal],
+                    f"observe({seat}) has other legal actions")
+        self.expect("observe", o.to_move == s.to_move and o.is_over == s.is_over,
+                    f"observe({seat}) has another seat to move")
+        self.expect("observe", self.a.public(o, seat) == self.a.public(s, seat),
+                    f"observe({seat}) changes the public facts")
+        self.expect("observe", s.determinize(det_seed).observe(seat) == o,
+                    f"observe({seat}) depends on the hidden order (differs after determinize({det_seed}))")
+        d = o.determinize(det_seed)
+        self.invariants(d, f"observe({seat}).determinize({det_seed})")
+        self.expect("observe", self.a.public(d, seat) == self.a.public(s, seat),
+                    f"observe({seat}).determinize({det_seed}) changes the public facts")
+        self.expect("observe", [str(x) for x in d.legal_actions()] == [str(x) for x in legal],
+                    f"observe({seat}).determinize({det_seed}) has other legal actions")
+        if self.action is not None:
+            try:
+                d.apply(self.action)
+            except Exception as e:
+                self.fail("observe", f"observe({seat}).determinize({det_seed}) refuses the action: {e}")
+        if self.full and self.on("round_trip"):
+            self.expect("round_trip", load_state(o.to_json()) == o, f"observe({seat}) does not round-trip")
+
+    def determinize(self, s: GameState, legal: list[Action], det_seed: int) -> GameState:
+        d = s.determinize(det_seed)
+        if not self.on("determinize"):
+            return d
+        self.invariants(d, f"determinize({det_seed})")
+        self.expect("determinize", s.determinize(det_seed) == d, f"determinize({det_seed}) is not reproducible")
+        self.expect("determinize", [str(x) for x in d.legal_actions()] == [str(x) for x in legal],
+                    f"determinize({det_seed}) has other legal actions")
+        self.expect("determinize", d.to_move == s.to_move, f"determinize({det_seed}) has another seat to move")
+        if self.action is not None:
+            try:
+                d.apply(self.action)
+            except Exception as e:
+                self.fail("determinize", f"determinize({det_seed}) refuses the action: {e}")
+        if d.to_json() != s.to_json():
+            self.report.determinize_changed += 1
+        return d
+
+    def events(self, s: GameState) -> None:
+        if not self.on("events"):
+            return
+        for ev in s.events:
+            for lang in LANGS:
+                try:
+                    text = s.describe(ev, lang)
+                except Exception as e:
+                    self.fail("events", f"event {ev.key!r} {ev.args} has no {lang} text: {type(e).__name__}: {e}")
+                self.expect("events", isinstance(text, str) and text.strip() != "",
+                            f"event {ev.key!r} renders empty in {lang}")
+
+    def refusal(self, s: GameState, legal: list[Action], before: str) -> None:
+        if not (self.full and self.on("refusal")):
+            return
+        legal_texts = {str(x) for x in legal}
+        covered: set[str] = set()
+        tried: list[str] = []
+        for text in self.a.candidate_actions(s):
+            try:
+                parsed = str(s.parse_action(text))
+            except IllegalAction:
+                parsed = None
+            if parsed is not None:
+                covered.add(parsed)
+                if parsed in legal_texts:
+                    continue
+            tried.append(text)
+            try:
+                s.apply(text)
+            except IllegalAction as e:
+                self.expect("refusal", isinstance(e.rule, str) and e.rule != "" and str(e) != "",
+                            f"{text!r} refused without a rule key or message")
+                self.expect("refusal", e.explain("de") != "", f"{text!r}: the refusal has no German text")
+                self.report.candidates_refused += 1
+                continue
+            except Exception as e:
+                self.fail("refusal", f"{text!r} raised {type(e).__name__} instead of IllegalAction: {e}")
+            self.fail("refusal", f"{text!r} is not among the legal actions {sorted(legal_texts)} but applies")
+        missing = legal_texts - covered
+        self.expect("refusal", not missing, f"candidate_actions misses the legal action(s) {sorted(missing)}")
+        if self.on("unchanged") and s.to_json() != before:
+            for text in tried:  # find the culprit on a fresh copy
+                fresh = load_state(before)
+                with contextlib.suppress(IllegalAction):
+                    fresh.apply(text)
+                self.expect("unchanged", fresh.to_json() == before, f"refusing {text!r} changed the state")
+            self.fail("unchanged", "refusing the candidate actions changed the state")
+
+    # -- the playout ----------------------------------------------------------------------------
+
+    def run(self) -> tuple[list[str], GameState]:
+        a = self.a
+        rng = Rng(self.seed, "conformance", "playout")
+        det_rng = Rng(self.seed, "conformance", "determinize")
+        s = a.new_game(self.players, self.seed)
+        self.state = s
+        if self.on("determinism"):
+            self.expect("determinism", a.new_game(self.players, self.seed).to_json() == s.to_json(),
+                        "new_game with the same seed gives another state")
+        seen: dict[str, int] = {}
+        actions: list[str] = []
+        while True:
+            self.state = s
+            legal = s.legal_actions()
+            self.action = str(rng.choice(legal)) if legal else None
+            det_seed = det_rng.below(2**32)
+            before = s.to_json()
+            self.invariants(s, "state")
+            self.decisions(s, legal)
+            self.scores(s)
+            if self.on("repetition"):
+                key = a.position(s)
+                if key in seen:
+                    self.fail("repetition", f"the position of step {seen[key]} repeats: a line of play that never "
+                              f"ends (actions {actions[seen[key]:][:12]})")
+                seen[key] = self.step
+            if self.step > 0:
+                self.events(s)
+            hidden = a.hidden_sequences(s)
+            det = self.determinize(s, legal, det_seed)
+            seats: list[int | None] = [*range(s.n_players), None] if self.full else [self.step % s.n_players]
+            self.view(s, seats, hidden, det)
+            watchers = range(s.n_players) if self.full else ([] if s.to_move is None else [s.to_move])
+            for seat in watchers:
+                self.observe(s, seat, legal, det_seed)
+            child = self.children(s, legal, before)
+            self.round_trip(s, before, legal, child)
+            self.refusal(s, legal, before)
+            self.report.steps += 1
+            if s.is_over:
+                break
+            if self.action is None or child is None:
+                self.fail("decisions", "the game is not over but nothing was chosen")
+            problems = a.transition_checks(s, self.action, child)
+            if problems:
+                self.fail("apply", "; ".join(problems))
+            actions.append(self.action)
+            s = child
+            self.step += 1
+            self.expect("game", self.step <= a.max_decisions, f"no end within {a.max_decisions} decisions")
+        self.action = None
+        if self.on("game"):
+            problems = a.game_checks(s, actions)
+            if problems:
+                self.fail("game", "; ".join(problems))
+        if self.on("determinism"):
+            again, final = playout_actions(a, self.players, self.seed)
+            if again != actions:
+                self.fail("determinism", f"the same seed played another game (first difference at step "
+                          f"{_first_diff(again, actions)})")
+            scores = [s.score(i) for i in range(s.n_players)]
+            again_scores = [final.score(i) for i in range(final.n_players)]
+            self.expect("determinism", again_scores == scores,
+                        f"the same seed ended with scores {again_scores}, first time {scores}")
+        self.report.games = 1
+        self.report.games_by_players = {self.players: 1}
+        return actions, s
+
+
+def check_game(adapter: ConformanceAdapter | str, players: int, seed: int, *, full: bool = False,
+               skip: Iterable[str] = ()) -> ConformanceReport:
+    """Play one random game (seeded) and check it after every step; raise ``AssertionError`` on a failure.
+
+    ``full`` adds the expensive checks: refusal of every non-legal candidate action, views of every
+    seat, invariants of every child state.
+    """
+    ad = get_adapter(adapter) if isinstance(adapter, str) else adapter
+    skipped = frozenset(skip)
+    unknown = skipped - set(CHECKS)
+    if unknown:
+        raise ValueError(f"skip: unknown check(s) {sorted(unknown)}; checks are {', '.join(CHECKS)}")
+    if players not in ad.player_counts:
+        raise ValueError(f"players: {ad.game} is checked for {ad.player_counts}, not {players!r}")
+    t = time.perf_counter()
+    checker = _Checker(ad, players, seed, full, skipped)
+    checker.run()
+    checker.report.seconds = time.perf_counter() - t
+    return checker.report
+
+
+def run_conformance(game: ConformanceAdapter | str = "speicherstadt", players: int | Iterable[int] | None = None,
+                    seeds: Iterable[int] = range(3), *, full: bool = False,
+                    skip: Iterable[str] = ()) -> ConformanceReport:
+    """Check one random game per (player count, seed); ``players`` defaults to every count the game allows."""
+    ad = get_adapter(game) if isinstance(game, str) else game
+    counts = ad.player_counts if players is None else ((players,) if isinstance(players, int) else tuple(players))
+    skip = tuple(skip)
+    report = ConformanceReport(ad.game)
+    for n in counts:
+        for seed in seeds:
+            report.add(check_game(ad, n, seed, full=full, skip=skip))
+    return report

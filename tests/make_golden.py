@@ -1,0 +1,98 @@
+"""(Re)create the golden playthroughs in ``tests/golden/`` that ``tests/test_golden.py`` replays.
+
+Usage (from the repository root):
+
+    .venv/bin/python tests/make_golden.py           # write tests/golden/*.json
+    .venv/bin/python tests/make_golden.py --check   # exit 1 if regenerating would change a file
+
+Each file is one seeded game of Die Speicherstadt played by ``RandomBot``s through ``play_game``: the
+players, the game seed, the bots' seeds, the actions in notation and the outcome (rounds, scores, score
+breakdowns, coins, winners). The files are regression data: regenerate them only after a deliberate
+change of the rules or of the random bot, and say so in the commit.
+
+A seeded ``RandomBot`` chooses the same in every process (its per-decision seed is a CRC of the
+observation), so running this script again on unchanged rules rewrites identical files; ``--check``
+verifies exactly that. A game that has not ended after ``MAX_STEPS`` decisions is an error (every loading
+turn is finite, so a bot game always ends).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+import speicherstadt_lab as sl  # noqa: E402
+from speicherstadt_lab.bots import RandomBot, play_game  # noqa: E402
+
+GOLDEN = Path(__file__).resolve().parent / "golden"
+FORMAT = "speicherstadt-lab/golden/1"
+#: (players, game seed) of each golden file.
+GAMES = ((2, 101), (3, 202), (4, 303), (5, 404))
+MAX_STEPS = 3000
+
+
+def bot_seeds(players: int, seed: int) -> list[int]:
+    """The ``RandomBot`` seed of each seat for a game seed."""
+    return [1000 * seed + seat for seat in range(players)]
+
+
+def generate(players: int, seed: int) -> dict[str, Any]:
+    """The golden record of one bot game."""
+    seeds = bot_seeds(players, seed)
+    final, actions = play_game(sl.new_game(players=players, seed=seed), [RandomBot(seed=b) for b in seeds],
+                               max_steps=MAX_STEPS)
+    return {
+        "format": FORMAT,
+        "game": "speicherstadt",
+        "players": players,
+        "seed": seed,
+        "bots": [{"bot": "random", "seed": b} for b in seeds],
+        "rounds": final.round,
+        "decisions": len(actions),
+        "scores": list(final.scores()),
+        "breakdowns": [final.score_breakdown(i) for i in range(players)],
+        "coins": list(final.coins),
+        "winners": final.winners(),
+        "actions": actions,
+    }
+
+
+def path_for(players: int) -> Path:
+    return GOLDEN / f"speicherstadt_{players}p.json"
+
+
+def dumps(record: dict[str, Any]) -> str:
+    """The file text: one key per line, the action list one action per line (reviewable diffs)."""
+    return json.dumps(record, indent=1, ensure_ascii=False) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="compare with the stored files instead of writing")
+    args = parser.parse_args(argv)
+    changed = []
+    for players, seed in GAMES:
+        text = dumps(generate(players, seed))
+        path = path_for(players)
+        if args.check:
+            if not path.exists() or path.read_text(encoding="utf-8") != text:
+                changed.append(path.name)
+        else:
+            GOLDEN.mkdir(exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+            print(f"wrote {path.relative_to(ROOT)}")
+    if changed:
+        print(f"differs from a fresh generation: {', '.join(changed)}")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,187 @@
+"""The conformance harness on Die Speicherstadt: random playouts for 2-5 players, checked after every step.
+
+Hypothesis draws the seeds (cheap checks on every step); a few fixed seeds run the full checks (every
+non-legal candidate action refused, every seat's view, invariants of every child). The harness itself is
+tested against deliberately broken adapters and states, so each of its checks can fail.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from speicherstadt_lab.engine.conformance import (
+    CHECKS,
+    ConformanceAdapter,
+    _leaks,
+    check_game,
+    get_adapter,
+    playout_actions,
+    run_conformance,
+)
+from speicherstadt_lab.games.speicherstadt import State
+from speicherstadt_lab.games.speicherstadt.conformance import ROUNDS, candidate_actions
+
+ADAPTER = get_adapter("speicherstadt")
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1))
+def test_random_playouts_conform(players: int, seed: int) -> None:
+    report = check_game(ADAPTER, players, seed)
+    assert report.games == 1 and report.steps > players * 3 * ROUNDS[players]
+    assert report.determinize_changed > 0  # the hidden-order checks had something to bite on
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 11), (3, 12), (4, 13), (5, 14)])
+def test_full_checks_on_fixed_seeds(players: int, seed: int) -> None:
+    report = check_game(ADAPTER, players, seed, full=True)
+    assert report.candidates_refused > 100 * report.steps
+
+
+def test_run_conformance_adds_up_the_games() -> None:
+    only_invariants = [c for c in CHECKS if c != "invariants"]
+    report = run_conformance("speicherstadt", players=(2, 5), seeds=[3, 4], skip=only_invariants)
+    assert report.games == 4 and report.games_by_players == {2: 2, 5: 2}
+    assert report.steps == sum(len(playout_actions(ADAPTER, n, seed)[0]) + 1 for n in (2, 5) for seed in (3, 4))
+    assert "4 games" in str(report)
+
+
+def test_playouts_are_deterministic_and_seed_dependent() -> None:
+    a1, f1 = playout_actions(ADAPTER, 4, 5)
+    a2, f2 = playout_actions(ADAPTER, 4, 5)
+    b, _ = playout_actions(ADAPTER, 4, 6)
+    assert a1 == a2 and f1 == f2
+    assert a1 != b
+
+
+def test_candidates_cover_every_verb() -> None:
+    s = ADAPTER.new_game(4, 0)
+    verbs = {c.split()[0] for c in candidate_actions(s) if c.strip()}
+    assert {"place", "buy", "pass", "done", "contract", "sell", "store", "keep", "take", "convert",
+            "hallsell"} <= verbs
+
+
+# ---- the harness can fail ---------------------------------------------------------------------
+
+
+def _fails(adapter: ConformanceAdapter, check: str, *, players: int = 3, seed: int = 1, full: bool = False) -> str:
+    with pytest.raises(AssertionError) as info:
+        check_game(adapter, players, seed, full=full)
+    msg = str(info.value)
+    assert f"[{check}]" in msg, msg
+    assert f"{players}p seed={seed} step " in msg, msg
+    return msg
+
+
+def _as(cls: type, players: int = 3, seed: int = 1) -> State:
+    """A new game whose first state is of a broken subclass (its children are ordinary states)."""
+    s = ADAPTER.new_game(players, seed)
+    s.__class__ = cls
+    return s
+
+
+class _MutatingState(State):
+    __slots__ = ()
+
+    def apply(self, action):  # type: ignore[no-untyped-def]
+        new = super().apply(action)
+        self.round += 1  # a rule that writes to the state it was called on
+        return new
+
+
+class _LeakyView(State):
+    __slots__ = ()
+
+    def view(self, seat=None):  # type: ignore[no-untyped-def]
+        v = super().view(seat)
+        v["top_cards"] = [self.cat.cards[c].id for c in self.pile]
+        return v
+
+
+class _CheatingObserve(State):
+    __slots__ = ()
+
+    def observe(self, seat):  # type: ignore[no-untyped-def]
+        return self  # hands the bot the real pile and bag
+
+
+class _LenientApply(State):
+    __slots__ = ()
+
+    def apply(self, action):  # type: ignore[no-untyped-def]
+        if str(self.parse_action(action)).startswith("place 7"):
+            return super().apply("place 0")  # accepts an action it does not offer
+        return super().apply(action)
+
+
+def test_harness_reports_invariant_violations_with_context() -> None:
+    bad = dataclasses.replace(ADAPTER, invariants=lambda s: ["boom"] if s.phase == "loading" else [])
+    msg = _fails(bad, "invariants")
+    assert "loading" in msg and "boom" in msg
+
+
+def test_harness_catches_apply_that_changes_its_state() -> None:
+    bad = dataclasses.replace(ADAPTER, new_game=lambda n, seed: _as(_MutatingState, n, seed))
+    _fails(bad, "unchanged")
+
+
+def test_harness_catches_a_view_that_leaks_the_pile() -> None:
+    bad = dataclasses.replace(ADAPTER, new_game=lambda n, seed: _as(_LeakyView, n, seed))
+    assert "hidden order" in _fails(bad, "view")
+
+
+def test_harness_catches_public_facts_that_depend_on_hidden_order() -> None:
+    bad = dataclasses.replace(ADAPTER, public=lambda s, seat: s.to_dict())
+    _fails(bad, "view")
+
+
+def test_harness_catches_observe_that_reveals_hidden_order() -> None:
+    bad = dataclasses.replace(ADAPTER, new_game=lambda n, seed: _as(_CheatingObserve, n, seed))
+    assert "depends on the hidden order" in _fails(bad, "observe")
+
+
+def test_harness_catches_an_accepted_illegal_action() -> None:
+    bad = dataclasses.replace(ADAPTER, new_game=lambda n, seed: _as(_LenientApply, n, seed))
+    assert "'place 7'" in _fails(bad, "refusal", full=True)
+
+
+def test_harness_catches_incomplete_candidates() -> None:
+    bad = dataclasses.replace(ADAPTER, candidate_actions=lambda s: ["buy", "pass", "done"])
+    assert "misses the legal action" in _fails(bad, "refusal", full=True)
+
+
+def test_harness_catches_nondeterministic_set_up() -> None:
+    counter = itertools.count()
+    bad = dataclasses.replace(ADAPTER, new_game=lambda n, seed: ADAPTER.new_game(n, seed + next(counter)))
+    _fails(bad, "determinism")
+
+
+def test_harness_catches_a_repeated_position() -> None:
+    bad = dataclasses.replace(ADAPTER, position=lambda s: "always the same")
+    assert "never ends" in _fails(bad, "repetition")
+
+
+def test_harness_runs_the_game_checks() -> None:
+    bad = dataclasses.replace(ADAPTER, game_checks=lambda final, actions: [f"ended in round {final.round}"])
+    assert "ended in round" in _fails(bad, "game")
+
+
+def test_harness_rejects_bad_arguments() -> None:
+    with pytest.raises(ValueError, match="unknown check"):
+        check_game(ADAPTER, 4, 0, skip=("nope",))
+    with pytest.raises(ValueError, match="players"):
+        check_game(ADAPTER, 6, 0)
+    with pytest.raises(ValueError, match="unknown game"):
+        get_adapter("chess")
+
+
+def test_leak_finder() -> None:
+    assert _leaks({"a": [1, {"b": ["x", "c", "y"]}]}, [["x", "c", "y"]]) == ["x", "c", "y"]
+    assert _leaks({"a": ["c", "x", "y"]}, [["x", "c", "y"]]) is None  # another order reveals nothing
+    assert _leaks({"a": ["a", "b"]}, [["a", "b"]]) is None  # sorted: indistinguishable from a canonical list
