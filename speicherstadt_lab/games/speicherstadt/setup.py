@@ -92,6 +92,18 @@ def _bag_multiset(cat: Catalog, expansion: str | None) -> list[int]:
     return out
 
 
+def _blank(cat: Catalog, expansion: str | None) -> State:
+    """A state with its game-wide fields set; the callers fill in the position."""
+    st = State.__new__(State)
+    st._gen = 0
+    st._legal = None
+    st.cat = cat
+    st.goods = tuple(g.id for g in cat.goods)
+    st.notation = _notation(cat)
+    st.expansion = expansion
+    return st
+
+
 def new_game(*, players: int = 4, seed: int | str = 0, deck: list[str] | None = None,
              bag: list[str] | None = None, first_player: int = 0, expansion: str | None = None,
              catalog: str | Path | dict[str, Any] | Catalog | None = None,
@@ -134,13 +146,7 @@ def new_game(*, players: int = 4, seed: int | str = 0, deck: list[str] | None = 
         if Counter(order) != Counter(full_bag):
             counts = ", ".join(f"{g.count} {g.id}" for g in cat.goods if g.expansion in (None, expansion))
             raise ValueError(f"bag: must hold exactly the game's {len(full_bag)} cubes ({counts})")
-    st = State.__new__(State)
-    st._gen = 0
-    st._legal = None
-    st.cat = cat
-    st.goods = goods
-    st.notation = _notation(cat)
-    st.expansion = expansion
+    st = _blank(cat, expansion)
     st.names = tuple(names) if names else None
     st.n_players = n
     st.removed = tuple(removed)
@@ -217,13 +223,7 @@ def from_dict(d: dict[str, Any]) -> State:
     phase = _field(d, "phase", str)
     if phase not in PHASES:
         raise RecordError(f"state field 'phase': must be one of {PHASES}, not {phase!r}")
-    st = State.__new__(State)
-    st._gen = 0
-    st._legal = None
-    st.cat = cat
-    st.goods = goods
-    st.notation = _notation(cat)
-    st.expansion = expansion
+    st = _blank(cat, expansion)
     names = d.get("names")
     names_ok = isinstance(names, list) and len(names) == n and all(isinstance(x, str) for x in names)
     if names is not None and not names_ok:
