@@ -17,7 +17,7 @@ from speicherstadt_lab.games.speicherstadt import check_invariants
 from speicherstadt_lab.games.speicherstadt.setup import game_cards
 
 CAT = sl.default_catalog()
-GOODS: tuple[str, ...] = tuple(g.id for g in CAT.goods)
+GOODS: tuple[str, ...] = tuple(g.id for g in CAT.goods if g.expansion is None)
 SEATS_EN = ("Red", "Blue", "Green", "Yellow", "Purple")
 SEATS_DE = ("Rot", "Blau", "Grün", "Gelb", "Lila")
 
@@ -57,7 +57,7 @@ def stack_deck(players: int, top: Sequence[str] = (), *, late_fires: bool = Fals
 
 def stack_bag(top: Sequence[str] = ()) -> list[str]:
     """The 45 cubes with ``top`` drawn first, then the rest cycling coffee, tea, saffron, rubber, carpet."""
-    left = Counter({g.id: g.count for g in CAT.goods})
+    left = Counter({g.id: g.count for g in CAT.goods if g.expansion is None})
     left.subtract(top)
     if any(v < 0 for v in left.values()):
         raise ValueError(f"stack_bag: more cubes than the game has in {list(top)}")

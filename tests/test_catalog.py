@@ -126,8 +126,11 @@ def test_assumed_values_are_listed_and_an_override_clears_them(tmp_path: Path) -
     assert ("contract_b3", "goods", ("coffee", "tea", "rubber", "carpet")) in listed
     assert ("fireman_a1", "value", 1) in listed
     assert not [x for x in listed if x[0] == "fireman_d3"]  # its value 3 is confirmed
-    assert {f for _, f, _ in listed} == {"goods", "value", "strength"}
-    assert len([x for x in listed if x[1] == "goods"]) == 10 and len([x for x in listed if x[1] == "strength"]) == 4
+    base = [x for x in listed if sl.default_catalog().card(x[0]).expansion is None]
+    assert {f for _, f, _ in base} == {"goods", "value", "strength"}
+    assert len([x for x in base if x[1] == "goods"]) == 10 and len([x for x in base if x[1] == "strength"]) == 4
+    kai = {f for cid, f, _ in listed if sl.default_catalog().card(cid).expansion == "kaispeicher"}
+    assert kai == {"goods", "value", "capacity"}  # new contracts, firemen and ships
     for cid, fld, value in listed:
         assert getattr(sl.default_catalog().card(cid), fld) == value
     cat = sl.load_catalog(write(tmp_path, "c.toml", 'base = "default"\n[[cards]]\nid = "fire_1"\nstrength = 3\n'))

@@ -89,9 +89,14 @@ def card_text(state: Any, card_id: str, lang: str = "en") -> str:
         "good": card.good, "goods": list(card.goods), "vp": card.vp, "coins": card.coins, "value": card.value,
         "strength": card.strength, "capacity": card.capacity, "income": card.income,
         "vp_per_good": card.vp_per_good, "vp_per_coin": card.vp_per_coin, "vp_per_ship": card.vp_per_ship,
+        "vp_per_fireman": card.vp_per_fireman, "vp_per_building": card.vp_per_building,
+        "vp_per_trader": card.vp_per_trader, "vp_per_contract": card.vp_per_contract, "convert": card.convert,
+        "cost": card.cost, "moves": card.moves, "breaks": card.breaks, "workers": card.workers,
         "cap": setup.get("warehouse_capacity", 0),
         "points": "/".join(str(p) for p in setup.get("counting_office_points", [])[1:]),
     }
+    if card.kind == "delivery":
+        args["points"] = card.points  # the delivery's points, not the counting-office table
     return messages.text("card", card.kind, lang, args, state)
 
 
@@ -142,10 +147,12 @@ def seat_tokens(state: Any, lang: str = "en") -> list[dict[str, Any]]:
 
 
 def _goods(state: Any, lang: str) -> list[dict[str, Any]]:
-    names = [g.de if lang == "de" else g.en for g in state.cat.goods]
+    """The goods in play (the expansion's only with the expansion), in the state's order."""
+    in_play = [g for g in state.cat.goods if g.id in state.goods]
+    names = [g.de if lang == "de" else g.en for g in in_play]
     shorts = short_labels(names)
     return [{"id": g.id, "name": names[i], "short": shorts[i], "colour": g.colour, "ink": ink(g.colour)}
-            for i, g in enumerate(state.cat.goods)]
+            for i, g in enumerate(in_play)]
 
 
 def _contract_slots(card: Any, placed: Sequence[str]) -> list[dict[str, Any]]:

@@ -36,6 +36,26 @@ KIND_FIELDS: dict[str, dict[str, str]] = {
     "building": {"vp": _INT},
     "chamber_of_commerce": {"vp_per_coin": _INT},
     "port": {"vp_per_ship": _INT},
+    # Kaispeicher
+    "delivery": {"good": _GOOD, "points": _INT},
+    "press": {"vp_per_fireman": _INT},
+    "mayor": {},
+    "harbour_tour": {"vp_per_building": _INT},
+    "deichtorhallen": {"vp_per_trader": _INT},
+    "accountant": {"vp_per_contract": _INT},
+    "spy": {},
+    "fish_market": {},
+    "harbour_master": {"convert": _INT},
+    "savings_bank": {"coins": _INT},
+    "thief": {"coins": _INT},
+    "auction_hall": {},
+    "smuggler": {},
+    "truck": {"moves": _INT},
+    "coffee_break": {"breaks": _INT},
+    "warehouse_workers": {"workers": _INT},
+    "fire_chief": {},
+    "insurance": {"cost": _INT},
+    "fire_engine": {},
 }
 _COMMON = {"id", "en", "de", "season", "kind", "assumed", "expansion", "note"}
 _SETUP_INTS = (
@@ -72,6 +92,16 @@ class Card:
     vp_per_good: int = 0
     vp_per_coin: int = 0
     vp_per_ship: int = 0
+    points: int = 0
+    vp_per_fireman: int = 0
+    vp_per_building: int = 0
+    vp_per_trader: int = 0
+    vp_per_contract: int = 0
+    convert: int = 0
+    cost: int = 0
+    moves: int = 0
+    breaks: int = 0
+    workers: int = 0
     expansion: str | None = None
     assumed: tuple[str, ...] = ()
 

@@ -12,19 +12,32 @@ from ...engine.rng import Rng
 from .catalog import Catalog, load_catalog
 from .state import PHASES, STATE_FORMAT, Notation, Seat, State, _bit
 
-EXPANSIONS = (None,)
-_notations: dict[tuple[str, ...], Notation] = {}
+EXPANSIONS = (None, "kaispeicher")
+_notations: dict[tuple[Any, ...], Notation] = {}
 
 
-def _notation(cat: Catalog) -> Notation:
-    """The parser and action cache for a catalogue, with each card's goods needs by good index."""
-    key = (cat.digest, tuple(g.id for g in cat.goods))
+def play_goods(cat: Catalog, expansion: str | None) -> tuple[str, ...]:
+    """The goods in play: the base game's, plus the expansion's when it is used (catalogue order)."""
+    return tuple(g.id for g in cat.goods if g.expansion in (None, expansion))
+
+
+def _notation(cat: Catalog, expansion: str | None) -> Notation:
+    """The parser, action cache and per-step set-up numbers for a catalogue and expansion."""
+    goods = play_goods(cat, expansion)
+    key = (cat.digest, goods, expansion)
     if key not in _notations:
-        nt = Notation(key[1])
-        nt.needs = tuple(tuple(c.goods.count(g) for g in key[1]) for c in cat.cards)
+        nt = Notation(goods)
+        nt.needs = tuple(tuple(c.goods.count(g) for g in goods) for c in cat.cards)
         st = cat.setup
         nt.spaces, nt.workers, nt.hall_cap = st["building_spaces"], st["workers"], st["hall_capacity"]
         nt.k_convert, nt.k_sell = st["hall_convert"], st["hall_sell"]
+        nt.income = st["income"]
+        if expansion is not None:
+            ext = st.get(expansion, {})
+            nt.workers = ext.get("workers", nt.workers)
+            nt.income = ext.get("income", nt.income)
+            nt.grey_workers = ext.get("grey_workers", 2)
+            nt.break_cards = ext.get("break_cards", 2)
         _notations[key] = nt
     return _notations[key]
 
@@ -56,6 +69,8 @@ def game_cards(cat: Catalog, players: int, expansion: str | None = None) -> tupl
 
 def _compute_game_cards(cat: Catalog, players: int, expansion: str | None) -> tuple[list[int], list[int]]:
     removed_ids = set(cat.setup.get("removed", {}).get(str(players), []))
+    if expansion is not None:
+        removed_ids |= set(cat.setup.get(expansion, {}).get("removed", {}).get(str(players), []))
     in_game = [c for c in cat.cards if c.expansion in (None, expansion)]
     removed = [c.idx for c in in_game if c.id in removed_ids]
     return [c.idx for c in in_game if c.id not in removed_ids], removed
@@ -85,10 +100,10 @@ def standard_deck(players: int = 4, seed: int | str = 0, *, expansion: str | Non
 
 
 def _bag_multiset(cat: Catalog, expansion: str | None) -> list[int]:
+    """Every cube of the game, as indices into the goods in play."""
     out: list[int] = []
-    for i, g in enumerate(cat.goods):
-        if g.expansion in (None, expansion):
-            out.extend([i] * g.count)
+    for i, g in enumerate(g for g in cat.goods if g.expansion in (None, expansion)):
+        out.extend([i] * g.count)
     return out
 
 
@@ -98,8 +113,8 @@ def _blank(cat: Catalog, expansion: str | None) -> State:
     st._gen = 0
     st._legal = None
     st.cat = cat
-    st.goods = tuple(g.id for g in cat.goods)
-    st.notation = _notation(cat)
+    st.goods = play_goods(cat, expansion)
+    st.notation = _notation(cat, expansion)
     st.expansion = expansion
     return st
 
@@ -132,7 +147,7 @@ def new_game(*, players: int = 4, seed: int | str = 0, deck: list[str] | None = 
             raise ValueError(f"deck: not the legal set of cards for {n} players (missing {missing}, extra {extra})")
         if cat.cards[pile[-1]].season != "E":
             raise ValueError("deck: the 4th fire (season E) must be at the bottom of the pile")
-    goods = tuple(g.id for g in cat.goods)
+    goods = play_goods(cat, expansion)
     full_bag = _bag_multiset(cat, expansion)
     if bag is None:
         order = list(full_bag)
@@ -207,7 +222,7 @@ def from_dict(d: dict[str, Any]) -> State:
     if str(n) not in cat.setup["offer_size"]:
         raise RecordError(f"state field 'players': {n} is not a valid player count")
     by_id = cat.by_id
-    goods = tuple(g.id for g in cat.goods)
+    goods = play_goods(cat, expansion)
     gi = {g: i for i, g in enumerate(goods)}
 
     def cards(key: str, v: Any) -> tuple[int, ...]:

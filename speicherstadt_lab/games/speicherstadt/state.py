@@ -73,6 +73,9 @@ class Notation:
         self.hall_cap = 1
         self.k_convert = 3
         self.k_sell = 2
+        self.income = 1
+        self.grey_workers = 0
+        self.break_cards = 0
 
     def hall_actions(self, dock: tuple[int, ...], in_stock: tuple[bool, ...], k_convert: int,
                      k_sell: int) -> tuple[Action, ...]:
@@ -768,7 +771,7 @@ class State:
                 return
 
     def _income(self, ev: list[Event]) -> None:
-        base = self.cat.setup["income"]
+        base = self.notation.income
         extra = self.cat.setup["income_if_nothing_bought"]
         for i in range(self.n_players):
             seat = self._seat(i)
