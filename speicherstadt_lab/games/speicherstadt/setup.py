@@ -9,6 +9,7 @@ from typing import Any
 from ...engine.errors import RecordError
 from ...engine.events import Event
 from ...engine.rng import Rng
+from . import kaispeicher as kai_rules
 from .catalog import Catalog, load_catalog
 from .state import PHASES, STATE_FORMAT, Notation, Seat, State, _bit
 
@@ -181,6 +182,7 @@ def new_game(*, players: int = 4, seed: int | str = 0, deck: list[str] | None = 
     st.loading_turn = 0
     st.dock = ()
     st.moved = 0
+    st.kai = None
     st.seats = [Seat(len(goods), cat.setup["coins"]) for _ in range(n)]
     st.to_move = None
     st.last_round = False
@@ -273,8 +275,8 @@ def from_dict(d: dict[str, Any]) -> State:
         raise RecordError("state fields 'cargo'/'columns': one entry per water space")
     st.cargo_idx = tuple(gl("cargo", c) for c in cargo)
     for c in cols:
-        if not isinstance(c, list) or any(not isinstance(x, int) or not 0 <= x < n for x in c):
-            raise RecordError("state field 'columns': lists of seats")
+        if not isinstance(c, list) or any(not isinstance(x, int) or not 0 <= x & ~8 < n or x >= 16 for x in c):
+            raise RecordError("state field 'columns': lists of seats (a grey worker of seat s is s + 8)")
     st.columns = [tuple(c) for c in cols]
     st.placed = _field(d, "placed", int)
     st.space = _field(d, "space", int)
@@ -315,6 +317,10 @@ def from_dict(d: dict[str, Any]) -> State:
         seat.warehouse = gl(f"seats[{i}].warehouse", s.get("warehouse"))
         seat.hall = gl(f"seats[{i}].hall", s.get("hall"))
         seat.unload = gl(f"seats[{i}].unload", s.get("unload"))
+        if expansion is not None:
+            seat.breaks = _field(s, "breaks", int, where)
+            seat.grey = _field(s, "grey", int, where)
+            seat.delivered = _field(s, "delivered", int, where)
         _derive(cat, seat, gi)
         st.seats.append(seat)
     evs = _field(d, "events", list)
@@ -330,6 +336,10 @@ def from_dict(d: dict[str, Any]) -> State:
     if obs is not None and (not isinstance(obs, int) or not -1 <= obs < n):
         raise RecordError("state field 'observer': must be null or a seat")
     st.observer = obs
+    st.kai = None
+    if expansion is not None:
+        st.kai = kai_rules.from_dict(d.get("kai"), n, by_id, gi,
+                                     lambda f, m: RecordError(f"state field '{f}': {m}"))
     problems = check_invariants(st)
     if problems:
         raise RecordError("state is inconsistent: " + "; ".join(problems[:3]))
@@ -339,6 +349,7 @@ def from_dict(d: dict[str, Any]) -> State:
 def _derive(cat: Catalog, seat: Seat, gi: dict[str, int]) -> None:
     """Per-seat values that follow from the cards owned."""
     sells = [0] * len(gi)
+    delivers = [0] * len(gi)
     for ci in seat.cards:
         c = cat.cards[ci]
         if c.kind == "fireman":
@@ -349,7 +360,12 @@ def _derive(cat: Catalog, seat: Seat, gi: dict[str, int]) -> None:
             seat.warehouse_cap = cat.setup["warehouse_capacity"]
         elif c.kind == "bank":
             seat.income_bonus += c.income
+        elif c.kind == "harbour_master":
+            seat.k_convert = c.convert
+        elif c.kind == "delivery":
+            delivers[gi[c.good]] += c.points
     seat.sells = tuple(sells)
+    seat.delivers = tuple(delivers)
 
 
 # ---- invariants --------------------------------------------------------------------------------
@@ -363,11 +379,16 @@ def check_invariants(st: State) -> list[str]:
     setup = cat.setup
     total = len(_bag_multiset(cat, st.expansion))
     cubes = len(st.bag) + sum(st.stock) + sum(len(c) for c in st.cargo_idx) + len(st.dock)
+    kai = st.kai
+    if kai is not None:
+        cubes += sum(len(c) for c in kai.top_cargo) + sum(len(cs) for _c, _w, cs in kai.reserved[kai.rpos:])
     for s in st.seats:
         cubes += len(s.unload) + len(s.warehouse) + len(s.hall) + sum(len(p) for _, p in s.contracts)
     if cubes != total:
         problems.append(f"{cubes} cubes accounted for, not {total}")
     places: list[int] = [*st.pile, *st.discard, *st.removed, *(c for c in st.offer_idx if c >= 0)]
+    if kai is not None:
+        places += [c for c in kai.top if c >= 0] + [c for c, _w, _cs in kai.reserved[kai.rpos:]]
     for s in st.seats:
         places.extend(s.cards)
     expected, removed = game_cards(cat, n, st.expansion)
@@ -390,20 +411,26 @@ def check_invariants(st: State) -> list[str]:
     for col in st.columns:
         if len(col) > setup["building_spaces"]:
             problems.append("more workers above a card than building spaces")
-    if sum(len(c) for c in st.columns) > n * setup["workers"]:
+    if any(w & 7 >= n for col in st.columns for w in col):
+        problems.append("a worker of a seat that does not play")
+    regular = sum(1 for col in st.columns for w in col if w < 8)
+    if kai is None and regular > n * setup["workers"]:
         problems.append("more workers placed than the players have")
     if st.phase in ("demand", "purchase", "loading") and st.to_move is None:
         problems.append(f"no seat to move in the {st.phase} phase")
-    if st.phase == "demand" and st.to_move != (st.first + st.placed) % n:
+    if kai is None and st.phase in ("spy", "fire"):
+        problems.append(f"phase {st.phase!r} exists only with Kaispeicher")
+    if kai is None and st.phase == "demand" and st.to_move != (st.first + st.placed) % n:
         problems.append("the seat to move in demand does not follow the metal coin")
-    if st.phase == "purchase" and (st.space >= len(st.columns) or not st.columns[st.space]
-                                   or st.to_move != st.columns[st.space][0]):
+    if kai is None and st.phase == "purchase" and (st.space >= len(st.columns) or not st.columns[st.space]
+                                                   or st.to_move != st.columns[st.space][0]):
         problems.append("the seat to move in purchase is not the lowest worker")
     if st.phase == "loading" and st.to_move != (st.first + st.loading_turn) % n:
         problems.append("the seat to move in loading is out of turn")
     if st.phase == "over" and st.to_move is not None:
         problems.append("a seat is to move after the game is over")
-    if st.phase == "purchase" and st.to_move is not None and st.space < len(st.columns) and st.columns[st.space]:
+    if kai is None and st.phase == "purchase" and st.to_move is not None and st.space < len(st.columns) \
+            and st.columns[st.space]:
         price = len(st.columns[st.space])
         coins = st.seats[st.to_move].coins
         if coins < price:

@@ -20,10 +20,12 @@ from ...engine.errors import IllegalAction
 from ...engine.events import Event
 from ...engine.i18n import load_messages, messages
 from ...engine.rng import Rng
+from . import kaispeicher as kai_rules
 
 STATE_FORMAT = "speicherstadt-lab/state/1"
-PHASES = ("demand", "purchase", "loading", "over")
+PHASES = ("demand", "spy", "purchase", "loading", "fire", "over")  # "spy" and "fire" only with Kaispeicher
 load_messages("speicherstadt")
+load_messages("kaispeicher")
 
 _gen = itertools.count(1)
 def _put(t: tuple[Any, ...], i: int, v: Any) -> tuple[Any, ...]:
@@ -144,21 +146,42 @@ class Notation:
         if not w:
             raise self._bad(raw, "empty text")
         verb, args = w[0], w[1:]
-        need = {"place": 1, "buy": 0, "pass": 0, "done": 0, "sell": 1, "store": 1, "keep": 1, "contract": 2,
-                "take": 2, "hallsell": 2}
+        need = {"place": 1, "pass": 0, "done": 0, "sell": 1, "store": 1, "keep": 1, "contract": 2,
+                "take": 2, "hallsell": 2, "reserve": 1, "break": 0, "stop": 0, "spy": 4, "double": 0, "insure": 0,
+                "deliver": 1, "auction": 1, "smuggle": 3, "truck": 3}
         if verb == "convert":
-            if len(args) != 5 or args[3] != "to":
-                raise self._bad(raw, "write 'convert G1 G2 G3 to G'")
-            given = [self._good(raw, g) for g in args[:3]]
-            return self.act("convert", *self._sorted(given), "to", self._good(raw, args[4]))
+            if len(args) not in (4, 5) or args[-2] != "to":
+                raise self._bad(raw, "write 'convert G1 G2 G3 to G' (or 'convert G1 G2 to G' with the Harbour Master)")
+            given = [self._good(raw, g) for g in args[:-2]]
+            return self.act("convert", *self._sorted(given), "to", self._good(raw, args[-1]))
+        if verb == "buy":
+            if args == ["free"]:
+                return self.act("buy", "free")
+            if args:
+                raise self._bad(raw, "write 'buy' or 'buy free' (with the Fish Market)")
+            return self.BUY
         if verb not in need:
             raise self._bad(raw, f"unknown verb {verb!r}")
         if len(args) != need[verb]:
             raise self._bad(raw, f"'{verb}' takes {need[verb]} argument(s)")
-        if verb in ("buy", "pass"):
-            return self.BUY if verb == "buy" else self.PASS
+        if verb == "pass":
+            return self.PASS
         if verb == "done":
             return self.DONE
+        if verb in ("break", "stop", "double", "insure"):
+            return self.act(verb)
+        if verb == "reserve":
+            return self.act("reserve", self._int(raw, args[0], "the top-row space"))
+        if verb == "spy":
+            return self.act("spy", *(self._int(raw, x, "a space or level") for x in args))
+        if verb in ("deliver", "auction"):
+            return self.act(verb, self._good(raw, args[0]))
+        if verb == "smuggle":
+            return self.act("smuggle", self._int(raw, args[0], "the seat"), self._int(raw, args[1], "the contract"),
+                            self._good(raw, args[2]))
+        if verb == "truck":
+            return self.act("truck", self._good(raw, args[0]), self._int(raw, args[1], "the contract"),
+                            self._int(raw, args[2], "the contract"))
         if verb == "place":
             n = self._int(raw, args[0], "the water space")
             return self.PLACE[n] if n < len(self.PLACE) else Action("place", (n,))
@@ -185,8 +208,8 @@ def _combos(dock: tuple[int, ...], k: int) -> tuple[tuple[int, ...], ...]:
 class Seat:
     """One seat's holdings. Shared between states until a rule changes it (copy-on-write)."""
 
-    __slots__ = ("_gen", "cards", "coins", "contracts", "firemen", "hall", "income_bonus", "sells", "track",
-                 "unload", "warehouse", "warehouse_cap")
+    __slots__ = ("_gen", "breaks", "cards", "coins", "contracts", "delivered", "delivers", "firemen", "grey", "hall",
+                 "income_bonus", "k_convert", "sells", "track", "unload", "warehouse", "warehouse_cap")
 
     def __init__(self, n_goods: int, coins: int) -> None:
         self._gen = 0
@@ -201,6 +224,12 @@ class Seat:
         self.firemen = 0
         self.sells: tuple[int, ...] = (0,) * n_goods  # coins per cube a merchant pays, by good
         self.income_bonus = 0
+        # Kaispeicher
+        self.delivers: tuple[int, ...] = (0,) * n_goods  # points per cube a delivery building gives, by good
+        self.delivered = 0  # points won by deliveries
+        self.breaks = 0  # break cards left
+        self.grey = 0  # grey workers left
+        self.k_convert = 0  # 0: the market hall's rate; 2 with the Harbour Master
 
     def clone(self, gen: int) -> Seat:
         s = Seat.__new__(Seat)
@@ -216,6 +245,11 @@ class Seat:
         s.firemen = self.firemen
         s.sells = self.sells
         s.income_bonus = self.income_bonus
+        s.delivers = self.delivers
+        s.delivered = self.delivered
+        s.breaks = self.breaks
+        s.grey = self.grey
+        s.k_convert = self.k_convert
         return s
 
 
@@ -228,7 +262,7 @@ class SeatView:
         self.seat = seat
         self.name = state.seat_name(seat)
         self.coins = s.coins
-        self.track = s.track
+        self.track = s.track + s.delivered
         self.cards = tuple(c[i].id for i in s.cards)
         self.warehouse = tuple(g[x] for x in s.warehouse)
         self.hall = tuple(g[x] for x in s.hall)
@@ -236,6 +270,8 @@ class SeatView:
         self.firemen = s.firemen
         self.has_warehouse = s.warehouse_cap > 0
         self.unloading = tuple(g[x] for x in s.unload)
+        self.breaks = s.breaks
+        self.grey_workers = s.grey
 
     def __repr__(self) -> str:
         return f"<seat {self.seat} {self.name}: {self.coins} coins, {len(self.cards)} cards>"
@@ -250,8 +286,9 @@ class State:
     game = "speicherstadt"
     __slots__ = (
         "_gen", "_legal", "bag", "bought", "cargo_idx", "cat", "columns", "discard", "dock", "events", "expansion",
-        "first", "goods", "last_action", "last_round", "loading_turn", "moved", "n_players", "names", "notation",
-        "observer", "offer_idx", "phase", "pile", "placed", "removed", "round", "seats", "space", "stock", "to_move",
+        "first", "goods", "kai", "last_action", "last_round", "loading_turn", "moved", "n_players", "names",
+        "notation", "observer", "offer_idx", "phase", "pile", "placed", "removed", "round", "seats", "space", "stock",
+        "to_move",
     )
 
     # -- construction ---------------------------------------------------------------------------
@@ -287,6 +324,7 @@ class State:
         n.to_move = self.to_move
         n.last_round = self.last_round
         n.observer = self.observer
+        n.kai = self.kai
         return n
 
     def _seat(self, i: int) -> Seat:
@@ -315,23 +353,24 @@ class State:
     def apply(self, action: Action | str) -> State:
         """The state after ``action``; raises :class:`IllegalAction` (naming the rule) and changes nothing."""
         a = action if action.__class__ is Action else self.notation.parse(action)
-        rule = _RULES.get(a.kind)
-        if rule is None or rule[0] != self.phase:
-            raise self._refusal(a, rule)
+        rules = _RULES.get(a.kind)
+        fn = rules.get(self.phase) if rules is not None else None
+        if fn is None:
+            raise self._refusal(a, rules)
         new = self._clone()
         ev: list[Event] = []
-        rule[1](new, a, ev)
+        fn(new, a, ev)
         new._advance(ev)
         new.events = tuple(ev)
         new.last_action = a.text
         return new
 
-    def _refusal(self, a: Action, rule: tuple[str, Any] | None) -> IllegalAction:
+    def _refusal(self, a: Action, rules: dict[str, Any] | None) -> IllegalAction:
         if self.phase == "over":
             return self._illegal("over", a)
-        if rule is None:
+        if rules is None or (self.kai is None and a.kind in _KAI_VERBS):
             return self._illegal("not_available", a, verb=a.kind)
-        return self._illegal("phase", a, verb=a.kind, need=rule[0], phase=self.phase)
+        return self._illegal("phase", a, verb=a.kind, need=next(iter(rules)), phase=self.phase)
 
     def _illegal(self, rule: str, action: Action | str | None = None, **params: Any) -> IllegalAction:
         text = messages.rule_text(rule, "en", params, self) or rule
@@ -414,6 +453,19 @@ class State:
     def _compute_legal(self) -> tuple[Action, ...]:
         ph = self.phase
         nt = self.notation
+        if self.kai is not None:
+            if ph == "demand":
+                return kai_rules.demand_actions(self)
+            if ph == "spy":
+                return kai_rules.spy_actions(self)
+            if ph == "fire":
+                return kai_rules.fire_actions(self)
+            if ph == "purchase":
+                if self.space < len(self.offer_idx):
+                    price = len(self.columns[self.space])
+                else:
+                    price = len(self.kai.reserved) - self.kai.rpos
+                return kai_rules.purchase_actions(self, self.to_move, price)
         if ph == "demand":
             cap = self.cat.setup["building_spaces"]
             place = nt.PLACE
@@ -425,7 +477,8 @@ class State:
         return ()
 
     def _loading_actions(self) -> tuple[Action, ...]:
-        seat = self.seats[(self.first + self.loading_turn) % self.n_players]
+        i = (self.first + self.loading_turn) % self.n_players
+        seat = self.seats[i]
         goods = self.goods
         dock = self.dock
         out: list[Action] = []
@@ -453,8 +506,13 @@ class State:
         for g in sorted(set(seat.hall)):
             if not moved >> _bit(_IN, _HALL, g, ng) & 1 and self._take_useful(seat, g, "hall"):
                 out.append(act("take", goods[g], "hall"))
-        if len(dock) >= min(nt.k_convert, nt.k_sell):
-            out.extend(nt.hall_actions(dock, tuple(x > 0 for x in self.stock), nt.k_convert, nt.k_sell))
+        k_convert = seat.k_convert or nt.k_convert
+        if len(dock) >= min(k_convert, nt.k_sell):
+            out.extend(nt.hall_actions(dock, tuple(x > 0 for x in self.stock), k_convert, nt.k_sell))
+        if self.kai is not None:
+            out.extend(kai_rules.loading_actions(self, i, seat))
+            if self.kai.pending >= 0:
+                return kai_rules.restrict_pending(self, tuple(out))
         out.append(self.notation.DONE)
         return tuple(out)
 
@@ -473,6 +531,9 @@ class State:
     # -- rules: demand --------------------------------------------------------------------------
 
     def _r_place(self, a: Action, ev: list[Event]) -> None:
+        if self.kai is not None:
+            kai_rules.r_place(self, a, ev)
+            return
         space = a.args[0]
         k = len(self.offer_idx)
         if not 0 <= space < k:
@@ -492,22 +553,43 @@ class State:
 
     def _r_buy(self, a: Action, ev: list[Event]) -> None:
         s = self.space
+        if s >= len(self.offer_idx):
+            kai_rules.r_reserved_buy(self, a, ev)
+            return
         col = self.columns[s]
-        seat_i = col[0]
+        seat_i = col[0] & 7  # a grey worker (Kaispeicher) buys for its owner
         price = len(col)
         seat = self._seat(seat_i)
-        if seat.coins < price:
+        if a.args == ("free",):
+            fm = kai_rules.has(self, seat, "fish_market") if self.kai is not None else -1
+            if fm < 0:
+                raise self._illegal("no_fish_market", a)
+            kai_rules.drop(self, seat_i, fm, ev)
+            price = 0
+        elif seat.coins < price:
             raise self._illegal("purchase_price", a, price=price, seat=seat_i, coins=seat.coins)
         ci = self.offer_idx[s]
-        card = self.cat.cards[ci]
         seat.coins -= price
-        seat.cards = (*seat.cards, ci)
+        ev.append(_ev(Event, ("buy", {"seat": seat_i, "card": self.cat.cards[ci].id, "price": price})))
+        self._gain(seat_i, ci, self.cargo_idx[s], ev)
+        self.cargo_idx = _put(self.cargo_idx, s, ())
+        self.offer_idx = _put(self.offer_idx, s, -1)
+        self.columns[s] = ()
+        self.bought |= 1 << seat_i
+
+    def _gain(self, seat_i: int, ci: int, cargo: tuple[int, ...], ev: list[Event]) -> None:
+        """A bought card joins the seat with its effect (a ship brings its cargo to be unloaded)."""
+        seat = self._seat(seat_i)
+        card = self.cat.cards[ci]
         kind = card.kind
+        if self.kai is not None and not kai_rules.gain(self, seat_i, ci, ev):
+            self.discard = (*self.discard, ci)  # used up when bought (Savings Bank, Thief)
+            return
+        seat.cards = (*seat.cards, ci)
         if kind == "contract":
             seat.contracts = (*seat.contracts, (ci, ()))
         elif kind == "ship":
-            seat.unload = tuple(sorted(seat.unload + self.cargo_idx[s]))
-            self.cargo_idx = _put(self.cargo_idx, s, ())
+            seat.unload = tuple(sorted(seat.unload + cargo))
         elif kind == "fireman":
             seat.firemen += card.value
         elif kind == "merchant":
@@ -519,12 +601,11 @@ class State:
             seat.warehouse_cap = self.cat.setup["warehouse_capacity"]
         elif kind == "bank":
             seat.income_bonus += card.income
-        self.offer_idx = _put(self.offer_idx, s, -1)
-        self.columns[s] = ()
-        self.bought |= 1 << seat_i
-        ev.append(_ev(Event, ("buy", {"seat": seat_i, "card": card.id, "price": price})))
 
     def _r_pass(self, a: Action, ev: list[Event]) -> None:
+        if self.space >= len(self.offer_idx):
+            kai_rules.r_reserved_pass(self, a, ev)
+            return
         self._withdraw(ev, "pass")
 
     def _withdraw(self, ev: list[Event], key: str) -> None:
@@ -534,11 +615,11 @@ class State:
         rest = col[1:]
         self.columns[s] = rest
         if key == "cannot_pay":
-            ev.append(Event(key, {"seat": col[0], "card": card, "price": len(col)}))
+            ev.append(_ev(Event, (key, {"seat": col[0] & 7, "card": card, "price": len(col)})))
         elif rest:
-            ev.append(_ev(Event, ("pass", {"seat": col[0], "card": card, "price": len(rest)})))
+            ev.append(_ev(Event, ("pass", {"seat": col[0] & 7, "card": card, "price": len(rest)})))
         else:
-            ev.append(_ev(Event, ("pass_last", {"seat": col[0], "card": card})))
+            ev.append(_ev(Event, ("pass_last", {"seat": col[0] & 7, "card": card})))
         if not rest:
             self._discard_offer(s, ev)
 
@@ -592,6 +673,7 @@ class State:
         cs[k] = (ci, placed)
         seat.contracts = tuple(cs)
         ev.append(_ev(Event, ("contract", {"seat": i, "good": name, "k": k, "card": card.id})))
+        self._loaded(name)
         if len(placed) == len(card.goods):
             ev.append(_ev(Event, ("contract_done", {"seat": i, "k": k, "vp": card.vp})))
 
@@ -607,6 +689,7 @@ class State:
         merchant = next(self.cat.cards[c].id for c in seat.cards
                         if self.cat.cards[c].kind == "merchant" and self.cat.cards[c].good == name)
         ev.append(_ev(Event, ("sell", {"seat": i, "good": name, "card": merchant, "coins": seat.sells[g]})))
+        self._loaded(name)
 
     def _r_store(self, a: Action, ev: list[Event]) -> None:
         name = a.args[0]
@@ -620,6 +703,7 @@ class State:
         seat.warehouse = tuple(sorted((*seat.warehouse, g)))
         self.moved |= 1 << _bit(_IN, _WAREHOUSE, g, len(self.goods))
         ev.append(_ev(Event, ("store", {"seat": i, "good": name})))
+        self._loaded(name)
 
     def _r_keep(self, a: Action, ev: list[Event]) -> None:
         name = a.args[0]
@@ -632,6 +716,7 @@ class State:
         seat.hall = tuple(sorted((*seat.hall, g)))
         self.moved |= 1 << _bit(_IN, _HALL, g, len(self.goods))
         ev.append(_ev(Event, ("keep", {"seat": i, "good": name})))
+        self._loaded(name)
 
     def _r_take(self, a: Action, ev: list[Event]) -> None:
         name, place = a.args
@@ -661,7 +746,10 @@ class State:
 
     def _r_convert(self, a: Action, ev: list[Event]) -> None:
         *given, _, target = a.args
-        i, _seat = self._loading_seat()
+        i, seat = self._loading_seat()
+        k = seat.k_convert or self.notation.k_convert
+        if len(given) != k:
+            raise self._illegal("convert_count", a, count=k)
         if target in given:
             raise self._illegal("convert_other", a, good=target)
         t = self.cat_gidx[target]
@@ -673,6 +761,8 @@ class State:
         self.stock = _add(self.stock, t, -1)
         self.dock = tuple(sorted((*self.dock, t)))
         ev.append(_ev(Event, ("convert", {"seat": i, "goods": list(given), "good": target})))
+        for name in given:
+            self._loaded(name)
 
     def _r_hallsell(self, a: Action, ev: list[Event]) -> None:
         i, seat = self._loading_seat()
@@ -681,8 +771,12 @@ class State:
             self.stock = _add(self.stock, g, 1)
         seat.coins += 1
         ev.append(_ev(Event, ("hallsell", {"seat": i, "goods": list(a.args)})))
+        for name in a.args:
+            self._loaded(name)
 
     def _r_done(self, a: Action, ev: list[Event]) -> None:
+        if self.kai is not None and self.kai.pending >= 0:
+            raise self._illegal("pending", a, good=self.goods[self.kai.pending])
         i = (self.first + self.loading_turn) % self.n_players
         ev.append(_ev(Event, ("done", {"seat": i})))
         self._end_loading_turn(ev)
@@ -695,6 +789,8 @@ class State:
             ev.append(_ev(Event, ("expire", {"seat": i, "goods": [self.goods[g] for g in self.dock]})))
             self.dock = ()
         self.moved = 0
+        if self.kai is not None:
+            kai_rules.end_loading_turn(self)
         self.loading_turn += 1
         self.to_move = None
 
@@ -705,6 +801,11 @@ class State:
         n = self.n_players
         while True:
             ph = self.phase
+            if self.kai is not None and ph in ("demand", "spy", "fire", "purchase"):
+                if self._kai_step(ph, ev):
+                    return
+                if self.phase != ph:
+                    continue
             if ph == "demand":
                 total = n * self.notation.workers
                 if self.placed < total:
@@ -728,12 +829,16 @@ class State:
                     s += 1
                 self.space = s
                 if s == k:
+                    if self.kai is not None and kai_rules.reserved_step(self, ev):
+                        self._legal = None
+                        return
                     self.phase = "loading"
                     self.loading_turn = 0
                     self.to_move = None
                     continue
-                seat = self.columns[s][0]
-                if self.seats[seat].coins < len(self.columns[s]):
+                seat = self.columns[s][0] & 7
+                if self.seats[seat].coins < len(self.columns[s]) and (
+                        self.kai is None or kai_rules.has(self, self.seats[seat], "fish_market") < 0):
                     self._withdraw(ev, "cannot_pay")
                     continue
                 self.to_move = seat
@@ -753,7 +858,8 @@ class State:
                         self.dock = seat.unload
                         seat.unload = ()
                         ev.append(_ev(Event, ("unload", {"seat": i, "goods": [self.goods[g] for g in self.dock]})))
-                    elif not seat.warehouse and not seat.hall:
+                    elif not seat.warehouse and not seat.hall and (
+                            self.kai is None or not kai_rules.has_loading_cards(self, seat)):
                         ev.append(_ev(Event, ("no_loading", {"seat": i})))
                         self.loading_turn += 1
                         continue
@@ -770,6 +876,27 @@ class State:
                 self._legal = ()
                 return
 
+    def _kai_step(self, ph: str, ev: list[Event]) -> bool:
+        """Kaispeicher's own steps; True when a seat must decide now."""
+        if ph == "fire":
+            if self.kai.fire:
+                return True
+            if self.last_round and self.loading_turn >= self.n_players:
+                if kai_rules.end_fires(self, ev):
+                    self._finish(ev)
+                return True
+            return not kai_rules.supply(self, ev)
+        if ph == "demand":
+            return kai_rules.demand_step(self, ev)
+        if ph == "spy":
+            return kai_rules.spy_step(self)
+        return False
+
+    def _loaded(self, name: str) -> None:
+        """A cube of ``name`` went onto a card: a waiting Auction Hall or Smuggler cube is loaded."""
+        if self.kai is not None and self.kai.pending >= 0 and self.goods[self.kai.pending] == name:
+            self.kai = self.kai._replace(pending=-1)
+
     def _income(self, ev: list[Event]) -> None:
         base = self.notation.income
         extra = self.cat.setup["income_if_nothing_bought"]
@@ -779,6 +906,10 @@ class State:
             seat.coins += amount
             ev.append(_ev(Event, ("income", {"seat": i, "coins": amount})))
         if self.last_round:
+            if self.kai is not None:
+                if kai_rules.end_fires(self, ev):
+                    self._finish(ev)
+                return
             while self.pile:
                 self._resolve_fire(self.pile[0], ev)
                 self.pile = self.pile[1:]
@@ -798,6 +929,11 @@ class State:
         self.dock = ()
         self.to_move = None
         self._legal = None
+        if self.expansion is not None:
+            kai_rules.start_round(self)
+            self.phase = "fire"  # until the supply is complete; _kai_step continues it
+            kai_rules.supply(self, ev)
+            return
         k = self.cat.setup["offer_size"][str(self.n_players)]
         offer: list[int] = []
         cargo: list[tuple[int, ...]] = []
@@ -871,7 +1007,7 @@ class State:
             card = self.cat.cards[ci]
             if len(placed) == len(card.goods):
                 contracts += card.vp
-        return {
+        out = {
             "fires": s.track,
             "contracts": contracts,
             "merchants": sum(c.vp for c in cards if c.kind == "merchant"),
@@ -881,6 +1017,9 @@ class State:
             "chamber_of_commerce": sum(c.vp_per_coin for c in cards if c.kind == "chamber_of_commerce") * s.coins,
             "port": sum(c.vp_per_ship for c in cards if c.kind == "port") * ships,
         }
+        if self.expansion is not None:
+            out.update(kai_rules.score_extras(self, s, cards))
+        return out
 
     def score(self, seat: int) -> int:
         return sum(self.score_breakdown(seat).values())
@@ -931,6 +1070,8 @@ class State:
         key = (self.round, self.phase, self.first, self.placed, self.space, self.loading_turn, self.to_move,
                self.dock, self.moved, self.stock, self.offer_idx, self.cargo_idx, tuple(self.columns), seats,
                len(self.pile), self.last_action)
+        if self.kai is not None:
+            key = (key, self.kai, tuple((x.breaks, x.grey, x.delivered) for x in self.seats))
         return zlib.crc32(repr(key).encode())
 
     def observe(self, seat: int | None) -> State:
@@ -1022,12 +1163,14 @@ class State:
                     "warehouse": gs(s.warehouse),
                     "hall": gs(s.hall),
                     "unload": gs(s.unload),
+                    **({"breaks": s.breaks, "grey": s.grey, "delivered": s.delivered} if self.kai is not None else {}),
                 }
                 for s in self.seats
             ],
             "events": [e.to_json() for e in self.events],
             "last_action": self.last_action,
             "observer": self.observer,
+            **({"kai": kai_rules.to_dict(self)} if self.kai is not None else {}),
         }
 
     def to_json(self) -> str:
@@ -1053,16 +1196,29 @@ class State:
         return self.notation.order
 
 
-_RULES = {
-    "place": ("demand", State._r_place),
-    "buy": ("purchase", State._r_buy),
-    "pass": ("purchase", State._r_pass),
-    "contract": ("loading", State._r_contract),
-    "sell": ("loading", State._r_sell),
-    "store": ("loading", State._r_store),
-    "keep": ("loading", State._r_keep),
-    "take": ("loading", State._r_take),
-    "convert": ("loading", State._r_convert),
-    "hallsell": ("loading", State._r_hallsell),
-    "done": ("loading", State._r_done),
+_RULES: dict[str, dict[str, Any]] = {
+    "place": {"demand": State._r_place},
+    "buy": {"purchase": State._r_buy},
+    "pass": {"purchase": State._r_pass, "spy": kai_rules.r_spy_pass, "fire": kai_rules.r_fire_pass},
+    "contract": {"loading": State._r_contract},
+    "sell": {"loading": State._r_sell},
+    "store": {"loading": State._r_store},
+    "keep": {"loading": State._r_keep},
+    "take": {"loading": State._r_take},
+    "convert": {"loading": State._r_convert},
+    "hallsell": {"loading": State._r_hallsell},
+    "done": {"loading": State._r_done},
+    # Kaispeicher
+    "reserve": {"demand": kai_rules.r_reserve},
+    "break": {"demand": kai_rules.r_break},
+    "stop": {"demand": kai_rules.r_stop},
+    "spy": {"spy": kai_rules.r_spy},
+    "double": {"fire": kai_rules.r_double},
+    "insure": {"fire": kai_rules.r_insure},
+    "deliver": {"loading": kai_rules.r_deliver},
+    "auction": {"loading": kai_rules.r_auction},
+    "smuggle": {"loading": kai_rules.r_smuggle},
+    "truck": {"loading": kai_rules.r_truck},
 }
+_KAI_VERBS = frozenset(v for v, phases in _RULES.items() if all(f.__module__ == kai_rules.__name__
+                                                               for f in phases.values()))
