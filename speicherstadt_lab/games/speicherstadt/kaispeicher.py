@@ -276,7 +276,7 @@ def demand_step(state: State, ev: list[Event]) -> bool:
     return False
 
 
-def _worker(state: State, i: int) -> int:
+def _worker(state: State, i: int, ev: list[Event]) -> int:
     """The worker seat ``i`` places now: a regular one while it has any, then a grey one."""
     kai = state.kai
     if kai.left[i] > 0:
@@ -289,7 +289,7 @@ def _worker(state: State, i: int) -> int:
     if seat.grey == 0:
         card = has(state, seat, "warehouse_workers")
         if card >= 0:
-            drop(state, i, card, [])
+            drop(state, i, card, ev)
     return i + GREY
 
 
@@ -308,7 +308,7 @@ def r_place(state: State, a: Action, ev: list[Event]) -> None:
     if len(state.columns[space]) >= cap:
         raise state._illegal("demand_full", a, space=space, spaces=cap)
     i = state.to_move
-    w = _worker(state, i)
+    w = _worker(state, i, ev)
     col = state.columns[space] = (*state.columns[space], w)
     key = "place_grey" if w >= GREY else "place"
     ev.append(_ev(Event, (key, {"seat": i, "card": state.cat.cards[state.offer_idx[space]].id, "space": space,
@@ -324,7 +324,7 @@ def r_reserve(state: State, a: Action, ev: list[Event]) -> None:
     if not 0 <= s < len(kai.top) or kai.top[s] < 0:
         raise state._illegal("reserve_space", a, space=s)
     i = state.to_move
-    w = _worker(state, i)
+    w = _worker(state, i, ev)
     kai = state.kai
     ci = kai.top[s]
     top, top_cargo = list(kai.top), list(kai.top_cargo)
