@@ -41,10 +41,10 @@ TARGET_PLAYERS = 4
 TARGET_GAMES_PER_S = 300
 
 
-def random_game(players: int, seed: int) -> int:
+def random_game(players: int, seed: int, expansion: str | None = None) -> int:
     """Play one uniform random game to the end; return its number of decisions."""
     rng = Rng(seed, "bench")
-    s = sl.new_game(players=players, seed=seed)
+    s = sl.new_game(players=players, seed=seed, expansion=expansion)
     n = 0
     while not s.is_over:
         s = s.apply(rng.choice(s.legal_actions()))
@@ -52,12 +52,13 @@ def random_game(players: int, seed: int) -> int:
     return n
 
 
-def throughput(players: int, seconds: float, games: int | None, seed: int) -> dict[str, float]:
+def throughput(players: int, seconds: float, games: int | None, seed: int,
+               expansion: str | None = None) -> dict[str, float]:
     """Uninstrumented random games: count, games per CPU second and per wall second, decisions per game."""
     played = decisions = 0
     wall0, cpu0 = time.perf_counter(), time.process_time()
     while True:
-        decisions += random_game(players, seed + played)
+        decisions += random_game(players, seed + played, expansion)
         played += 1
         cpu = time.process_time() - cpu0
         if games is not None:
@@ -69,7 +70,7 @@ def throughput(players: int, seconds: float, games: int | None, seed: int) -> di
     return {"games": played, "cpu_rate": played / cpu, "wall_rate": played / wall, "decisions": decisions / played}
 
 
-def call_times(players: int, games: int, seed: int) -> tuple[float, float]:
+def call_times(players: int, games: int, seed: int, expansion: str | None = None) -> tuple[float, float]:
     """Mean µs per ``apply`` and per first ``legal_actions`` call on a fresh state, in CPU time.
 
     The (state, action) pairs of ``games`` random games are recorded, then every action is applied again
@@ -79,7 +80,7 @@ def call_times(players: int, games: int, seed: int) -> tuple[float, float]:
     pairs = []
     for g in range(games):
         rng = Rng(seed + g, "bench")
-        s = sl.new_game(players=players, seed=seed + g)
+        s = sl.new_game(players=players, seed=seed + g, expansion=expansion)
         while not s.is_over:
             a = rng.choice(s.legal_actions())
             pairs.append((s, a))
@@ -98,7 +99,7 @@ def call_times(players: int, games: int, seed: int) -> tuple[float, float]:
     return (t1 - t0) / len(pairs) * 1e6, (t2 - t1) / len(pairs) * 1e6
 
 
-def state_memory(players: int, games: int, seed: int) -> tuple[float, float]:
+def state_memory(players: int, games: int, seed: int, expansion: str | None = None) -> tuple[float, float]:
     """(retained bytes per state when all states of a game are kept, mean len(to_json()))."""
     random_game(players, seed)  # warm caches (notation, combinations) so they are not counted
     per_state: list[float] = []
@@ -108,7 +109,7 @@ def state_memory(players: int, games: int, seed: int) -> tuple[float, float]:
         gc.collect()
         tracemalloc.start()
         base = tracemalloc.get_traced_memory()[0]
-        s = sl.new_game(players=players, seed=seed + g)
+        s = sl.new_game(players=players, seed=seed + g, expansion=expansion)
         states = [s]
         while not s.is_over:
             s = s.apply(rng.choice(s.legal_actions()))
@@ -131,6 +132,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=None, help="play exactly N games per player count instead")
     parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 4, 5], choices=[2, 3, 4, 5])
     parser.add_argument("--seed", type=int, default=1, help="seed of the first game (games use seed, seed+1, ...)")
+    parser.add_argument("--expansion", choices=["base", "kaispeicher", "both"], default="both",
+                        help="the base game, Kaispeicher, or both (rows side by side)")
     args = parser.parse_args(argv)
     if args.games is not None and args.games < 1:
         parser.error("--games must be at least 1")
@@ -138,14 +141,16 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--seconds must be positive")
 
     rows = []
-    for n in args.players:
-        run = throughput(n, args.seconds, args.games, args.seed)
+    expansions = {"base": [None], "kaispeicher": ["kaispeicher"], "both": [None, "kaispeicher"]}[args.expansion]
+    for expansion, n in [(e, n) for e in expansions for n in args.players]:
+        run = throughput(n, args.seconds, args.games, args.seed, expansion)
         with playout_gc():  # how simulate(), evaluate() and the bots' rollouts run
-            fast = throughput(n, args.seconds, args.games, args.seed)
+            fast = throughput(n, args.seconds, args.games, args.seed, expansion)
         timed = max(3, min(int(run["games"]) // 4, 50))
-        us_apply, us_legal = call_times(n, timed, args.seed)
-        mem, json_len = state_memory(n, 3, args.seed)
+        us_apply, us_legal = call_times(n, timed, args.seed, expansion)
+        mem, json_len = state_memory(n, 3, args.seed, expansion)
         rows.append({
+            "game": expansion or "base",
             "players": n,
             "games": run["games"],
             "games/s": round(run["cpu_rate"], 1),
@@ -157,14 +162,14 @@ def main(argv: list[str] | None = None) -> int:
             "bytes/state (retained)": round(mem),
             "bytes/state (to_json)": round(json_len),
         })
-        print(f"  {n} players done", file=sys.stderr, flush=True)
-    table = pd.DataFrame(rows).set_index("players")
+        print(f"  {expansion or 'base'} {n} players done", file=sys.stderr, flush=True)
+    table = pd.DataFrame(rows).set_index(["game", "players"])
     print(f"Die Speicherstadt engine, random games on one core (Python {sys.version.split()[0]}); "
           "rates and µs are per CPU second of this process")
     print(table.to_string())
-    if TARGET_PLAYERS in table.index:
+    if ("base", TARGET_PLAYERS) in table.index:
         for column in ("games/s", "games/s (playout_gc)"):
-            rate = table.loc[TARGET_PLAYERS, column]
+            rate = table.loc[("base", TARGET_PLAYERS), column]
             verdict = "met" if rate >= TARGET_GAMES_PER_S else "NOT met"
             print(f"target: ≥ {TARGET_GAMES_PER_S} random {TARGET_PLAYERS}-player games/s on one core, {column}: "
                   f"{verdict} ({rate:.1f})")
