@@ -260,7 +260,7 @@ class SeatView:
         s = state.seats[seat]
         g, c = state.goods, state.cat.cards
         self.seat = seat
-        self.name = state.seat_name(seat)
+        self._state = state
         self.coins = s.coins
         self.track = s.track + s.delivered
         self.cards = tuple(c[i].id for i in s.cards)
@@ -272,6 +272,11 @@ class SeatView:
         self.unloading = tuple(g[x] for x in s.unload)
         self.breaks = s.breaks
         self.grey_workers = s.grey
+
+    @property
+    def name(self) -> str:
+        """The seat's name in English (``state.seat_name(seat, lang)`` for another language)."""
+        return self._state.seat_name(self.seat)
 
     def __repr__(self) -> str:
         return f"<seat {self.seat} {self.name}: {self.coins} coins, {len(self.cards)} cards>"

@@ -1,0 +1,125 @@
+"""Bot strength: seeded 4-player games, one hero bot against copies of another, seats rotated.
+
+Each deal (game seed) is played once with the hero in every seat, so seat advantage cancels out and
+every pairing sees the same deals (common random numbers). Prints, per pairing, the hero's win rate
+(ties split) with a 95% Wilson interval next to its fair share 1/players.
+
+    python benchmarks/bots.py                                   # Greedy vs Random, 200 games
+    python benchmarks/bots.py --pairs greedy/random,mcts/greedy --mcts-games 40 --seconds 0.5 --processes 2
+    python benchmarks/bots.py --pairs mcts/greedy --games 200 --iterations 150
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+import pandas as pd
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+
+import speicherstadt_lab as sl
+from speicherstadt_lab.analysis import wilson
+from speicherstadt_lab.bots import make_bot
+from speicherstadt_lab.engine.rng import derive_seed
+
+
+def play_one(job: dict[str, Any]) -> dict[str, Any]:
+    """One game: the hero in seat ``job['seat']``, the villain in the others. Returns the hero's result."""
+    n = job["players"]
+    deal = derive_seed(job["seed"], "deal", job["deal"])
+    state = sl.new_game(players=n, seed=deal)
+    bots = [make_bot(job["hero"] if i == job["seat"] else job["villain"], seed=derive_seed(deal, "bot", i),
+                     **(job["hero_params"] if i == job["seat"] else job["villain_params"])) for i in range(n)]
+    think = 0.0
+    decisions = 0
+    while not state.is_over:
+        seat = state.to_move
+        obs = state.observe(seat)
+        t0 = time.perf_counter()
+        action = bots[seat].choose(obs)
+        if seat == job["seat"]:
+            think += time.perf_counter() - t0
+            decisions += 1
+        state = state.apply(action)
+    winners = state.winners()
+    hero = job["seat"]
+    return {
+        "pair": job["pair"],
+        "deal": job["deal"],
+        "seat": hero,
+        "win": 1.0 / len(winners) if hero in winners else 0.0,
+        "score": state.score(hero),
+        "best_other": max(state.score(i) for i in range(n) if i != hero),
+        "ms_per_decision": 1000 * think / max(1, decisions),
+    }
+
+
+
+def jobs_for(pair: str, games: int, players: int, seed: int, params: dict[str, dict[str, Any]]) -> list[dict]:
+    hero, villain = pair.split("/")
+    out = []
+    for g in range(games):
+        out.append({"pair": pair, "hero": hero, "villain": villain, "players": players, "seed": seed,
+                    "deal": g // players, "seat": g % players, "hero_params": params.get(hero.split(":")[0], {}),
+                    "villain_params": params.get(villain.split(":")[0], {})})
+    return out
+
+
+def summarize(results: list[dict[str, Any]], players: int) -> pd.DataFrame:
+    df = pd.DataFrame(results)
+    rows = []
+    for pair, g in df.groupby("pair", sort=False):
+        p = g["win"].mean()
+        lo, hi = wilson(p, len(g))
+        rows.append({"pairing": pair.replace("/", " vs 3x " if players == 4 else " vs "), "games": len(g),
+                     "win_rate": p, "ci95_lo": lo, "ci95_hi": hi, "fair_share": 1 / players,
+                     "hero_score": g["score"].mean(), "best_rival_score": g["best_other"].mean(),
+                     "hero_ms_per_decision": g["ms_per_decision"].mean()})
+    return pd.DataFrame(rows)
+
+
+def main(argv: list[str] | None = None) -> pd.DataFrame:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--pairs", default="greedy/random,mcts/greedy",
+                    help="comma-separated hero/villain bot specs, e.g. greedy/random,mcts/greedy")
+    ap.add_argument("--games", type=int, default=200, help="games per pairing (a multiple of --players)")
+    ap.add_argument("--mcts-games", type=int, default=None, help="games for pairings with an MCTS hero")
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--iterations", type=int, default=None, help="MCTS iterations per decision")
+    ap.add_argument("--seconds", type=float, default=None, help="MCTS seconds per decision (not reproducible)")
+    ap.add_argument("--rollout", default="greedy", help="MCTS rollout bot")
+    ap.add_argument("--horizon", type=int, default=1, help="MCTS rollout horizon in rounds (0: to the end)")
+    ap.add_argument("--processes", type=int, default=1)
+    args = ap.parse_args(argv)
+
+    mcts: dict[str, Any] = {"rollout": args.rollout, "horizon": args.horizon}
+    if args.seconds is not None:
+        mcts["seconds"] = args.seconds
+    if args.iterations is not None:
+        mcts["iterations"] = args.iterations
+    params = {"mcts": mcts}
+    jobs: list[dict[str, Any]] = []
+    for pair in args.pairs.split(","):
+        n = args.mcts_games if args.mcts_games is not None and pair.startswith("mcts") else args.games
+        jobs.extend(jobs_for(pair.strip(), n, args.players, args.seed, params))
+    t0 = time.perf_counter()
+    if args.processes > 1:
+        with ProcessPoolExecutor(args.processes) as pool:
+            results = list(pool.map(play_one, jobs, chunksize=1))
+    else:
+        results = [play_one(j) for j in jobs]
+    table = summarize(results, args.players)
+    with pd.option_context("display.width", 200, "display.max_columns", 20, "display.precision", 3):
+        print(table.to_string(index=False))
+    print(f"MCTS parameters: {mcts}; wall time {time.perf_counter() - t0:.0f} s, {args.processes} process(es)")
+    return table
+
+
+if __name__ == "__main__":
+    main()

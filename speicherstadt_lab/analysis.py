@@ -1,0 +1,152 @@
+"""What-if analysis by rollouts: who is likely to win from here, and which action is best.
+
+``evaluate`` plays a position to the end many times and reports, per seat, the win probability (with a
+95% Wilson interval) and the final score's mean and spread. ``compare_actions`` does the same after each
+legal action of the seat to move. Both work on the game protocol only.
+
+Fair mode (the default) never uses what no player can know: every rollout starts from the public
+observation with the hidden order (draw pile, bag) resampled by ``determinize``. Oracle mode plays from
+the true state, hidden order included. Rollout *i* uses the same determinization seed and the same
+policy random stream in both modes and for every action compared (common random numbers), so
+differences between actions are not blurred by different luck.
+"""
+
+from __future__ import annotations
+
+import math
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+import pandas as pd
+
+from .bots.mcts import playout, policy_of
+from .engine.actions import Action
+from .engine.protocol import GameState, load_state
+from .engine.rng import Rng, derive_seed
+
+MODES = ("fair", "oracle")
+
+
+def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson score interval for a proportion ``p`` observed over ``n`` trials (95% for z = 1.96)."""
+    if n <= 0:
+        return 0.0, 1.0
+    d = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / d
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def rollout_seeds(seed: int, r: int) -> tuple[int, Rng]:
+    """(determinization seed, policy generator) of rollout ``r``: shared by every action and both modes."""
+    return derive_seed(seed, "determinize", r), Rng(seed, "policy", r)
+
+
+def _start(state: GameState, public: GameState | None, det_seed: int) -> GameState:
+    return state if public is None else public.determinize(det_seed)
+
+
+def _rollouts(state: GameState, actions: list[Action | None], rollouts: range, bot: Any, mode: str,
+              seed: int) -> list[list[tuple[list[int], list[float]]]]:
+    """For each action (None: none), each rollout's (final scores, win shares per seat)."""
+    policy = policy_of(_make(bot, seed))
+    public = state.observe(None) if mode == "fair" else None
+    out: list[list[tuple[list[int], list[float]]]] = [[] for _ in actions]
+    for r in rollouts:
+        det_seed, rng = rollout_seeds(seed, r)
+        start = _start(state, public, det_seed)
+        s0 = rng.next64()  # the policy stream of this rollout, restarted for every action
+        for k, a in enumerate(actions):
+            s = start if a is None else start.apply(a)
+            final = playout(s, policy, Rng(s0))
+            n = final.n_players
+            winners = final.winners()
+            share = [1.0 / len(winners) if i in winners else 0.0 for i in range(n)]
+            out[k].append(([final.score(i) for i in range(n)], share))
+    return out
+
+
+def _make(bot: Any, seed: int) -> Any:
+    if isinstance(bot, str) and bot != "random":
+        from .bots import make_bot
+
+        return make_bot(bot, seed=derive_seed(seed, "bot"))
+    return bot
+
+
+def _job(args: tuple[str, list[str | None], int, int, Any, str, int]) -> list[list[tuple[list[int], list[float]]]]:
+    text, actions, start, stop, bot, mode, seed = args
+    state = load_state(text)
+    acts = [None if a is None else state.parse_action(a) for a in actions]
+    return _rollouts(state, acts, range(start, stop), bot, mode, seed)
+
+
+def _run(state: GameState, actions: list[Action | None], rollouts: int, bot: Any, mode: str, seed: int,
+         processes: int | None) -> list[list[tuple[list[int], list[float]]]]:
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
+    if rollouts < 1:
+        raise ValueError("rollouts must be at least 1")
+    if not processes or processes <= 1:
+        return _rollouts(state, actions, range(rollouts), bot, mode, seed)
+    bounds = [rollouts * k // processes for k in range(processes + 1)]
+    text = state.to_json()
+    texts = [None if a is None else str(a) for a in actions]
+    jobs = [(text, texts, bounds[k], bounds[k + 1], bot, mode, seed) for k in range(processes)]
+    out: list[list[tuple[list[int], list[float]]]] = [[] for _ in actions]
+    with ProcessPoolExecutor(processes) as pool:
+        for part in pool.map(_job, jobs):  # in order: the same numbers as one process
+            for k in range(len(actions)):
+                out[k].extend(part[k])
+    return out
+
+
+def _summary(results: list[tuple[list[int], list[float]]], seat: int) -> dict[str, float]:
+    n = len(results)
+    scores = [r[0][seat] for r in results]
+    p = sum(r[1][seat] for r in results) / n
+    lo, hi = wilson(p, n)
+    mean = sum(scores) / n
+    std = math.sqrt(sum((x - mean) ** 2 for x in scores) / (n - 1)) if n > 1 else 0.0
+    return {"win_prob": p, "win_lo": lo, "win_hi": hi, "score_mean": mean, "score_std": std}
+
+
+def _label(bot: Any) -> str:
+    return "random" if bot is None else bot if isinstance(bot, str) else repr(bot)
+
+
+def evaluate(state: GameState, rollouts: int = 1000, bot: Any = None, mode: str = "fair", seed: int = 0,
+             processes: int | None = None) -> pd.DataFrame:
+    """Per seat: win probability (ties split) with a 95% Wilson interval, final score mean and std.
+
+    ``bot``: the rollout player for every seat: ``None`` (uniformly random, fastest), a bot spec such as
+    ``"greedy"``, a bot, or a policy ``(state, rng) -> action``. ``mode``: ``"fair"`` resamples the hidden
+    order per rollout from the public facts; ``"oracle"`` plays from the true state. ``processes`` > 1
+    spreads the rollouts over a process pool (same numbers as one process; ``bot`` must then be picklable).
+    """
+    res = _run(state, [None], rollouts, bot, mode, seed, processes)[0]
+    rows = [{"seat": i, **_summary(res, i)} for i in range(state.n_players)]
+    df = pd.DataFrame(rows).set_index("seat")
+    df.attrs.update({"rollouts": rollouts, "mode": mode, "seed": seed, "bot": _label(bot)})
+    return df
+
+
+def compare_actions(state: GameState, rollouts: int = 200, bot: Any = None, mode: str = "fair", seed: int = 0,
+                    actions: list[Action | str] | None = None, processes: int | None = None) -> pd.DataFrame:
+    """Each legal action of the seat to move (or ``actions``), with that seat's win probability and
+    expected final score after it, best first (win probability, then score).
+
+    Every action is played out from the same determinizations with the same policy random streams
+    (common random numbers), so the ranking reflects the actions, not the luck of the draw.
+    """
+    seat = state.to_move
+    if seat is None:
+        raise ValueError("compare_actions: nobody is to move (the game is over)")
+    acts = state.legal_actions() if actions is None else [state.parse_action(a) for a in actions]
+    res = _run(state, list(acts), rollouts, bot, mode, seed, processes)
+    rows = [{"action": str(a), **_summary(r, seat)} for a, r in zip(acts, res, strict=True)]
+    df = pd.DataFrame(rows).sort_values(["win_prob", "score_mean"], ascending=False, kind="stable")
+    df = df.reset_index(drop=True)
+    df.insert(0, "rank", range(1, len(df) + 1))
+    df.attrs.update({"seat": seat, "rollouts": rollouts, "mode": mode, "seed": seed, "bot": _label(bot)})
+    return df

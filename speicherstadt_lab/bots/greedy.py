@@ -1,0 +1,465 @@
+"""GreedyBot: a rule-based Speicherstadt player that values every legal action with a heuristic.
+
+All Speicherstadt knowledge lives in :class:`SpeicherstadtHeuristic` (what a card, a cube or a coin is
+worth to a seat); :class:`GreedyBot` only asks it for action values and picks the best one. A greedy
+player for another game supplies another heuristic with the same ``action_values`` method.
+
+The heuristic reads only public facts: the offer, cargo, workers, every seat's holdings and the
+*multiset* of cards still in the pile (their order is hidden and never used), so it gives the same
+answer on ``state.observe(seat)`` as on the full state.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, ClassVar
+
+import pandas as pd
+
+from ..engine.actions import Action
+from ..engine.protocol import GameState
+from ..engine.rng import Rng
+from . import register_bot
+
+# Chance that one future ship (3 random cubes of 5 goods) carries a given good: 1 - (4/5)**3.
+_SHIP_HIT = 1 - 0.8**3
+_EPS = 0.01  # loading actions worth less than this are not worth doing: the seat ends its turn
+
+
+class _SeatFacts:
+    """One seat's holdings, read once per decision from the public surface."""
+
+    __slots__ = ("chamber", "coins", "contracts", "cv", "firemen", "hall", "has_warehouse", "missing_total",
+                 "offices", "port", "sells", "ships", "warehouse")
+
+    def __init__(self, view: Any, by_id: dict[str, Any]) -> None:
+        self.coins: int = view.coins
+        self.firemen: int = view.firemen
+        self.warehouse: list[str] = list(view.warehouse)
+        self.hall: list[str] = list(view.hall)
+        self.has_warehouse: bool = view.has_warehouse
+        self.contracts: list[tuple[Any, list[str]]] = [(by_id[c], list(p)) for c, p in view.contracts]
+        cards = [by_id[c] for c in view.cards]
+        self.offices = sum(1 for c in cards if c.kind == "counting_office")
+        self.ships = sum(1 for c in cards if c.kind == "ship")
+        self.port = any(c.kind == "port" for c in cards)
+        self.chamber = any(c.kind == "chamber_of_commerce" for c in cards)
+        self.sells: Counter[str] = Counter()
+        for c in cards:
+            if c.kind == "merchant":
+                self.sells[c.good] += c.coins
+        self.missing_total = sum(len(c.goods) - len(p) for c, p in self.contracts)
+        self.cv = 1.0
+
+
+class SpeicherstadtHeuristic:
+    """Values of cards, cubes and coins for every seat at one decision point of Die Speicherstadt.
+
+    Units are victory points. A coin is worth about one point early and almost nothing in the last
+    round (only the tie-break), unless the seat owns the Chamber of Commerce.
+    """
+
+    _catalog_info: ClassVar[dict[str, tuple[dict[str, Any], int]]] = {}
+
+    def __init__(self, state: GameState) -> None:
+        s: Any = state
+        cat = s.cat
+        self.state = s
+        self.n: int = s.n_players
+        self.by_id, self.total_rounds = self._catalog(cat, self.n)
+        self.office_points: list[int] = list(cat.setup["counting_office_points"])
+        self.hall_cap: int = cat.setup["hall_capacity"]
+        self.warehouse_cap: int = cat.setup["warehouse_capacity"]
+        self.workers: int = cat.setup["workers"]
+        self.phase: str = s.phase
+        self.rounds_after = max(0, self.total_rounds - s.round)  # full rounds after the current one
+        # Public multiset of the pile (its order is hidden; only kinds and counts are used).
+        pile = [cat.cards[c] for c in s.pile]
+        self.fires_future = [c.strength for c in pile if c.kind == "fire"]
+        self.ships_future = sum(1 for c in pile if c.kind == "ship")
+        self.offices_future = sum(1 for c in pile if c.kind == "counting_office")
+        self.offer = [self.by_id[c] if c is not None else None for c in s.offer]
+        self.cargo = [list(c) for c in s.cargo]
+        self.columns = [list(c) for c in s.workers]
+        self.ships_now = sum(1 for c in self.offer if c is not None and c.kind == "ship")
+        self._seats: list[_SeatFacts | None] = [None] * self.n
+        self._base_cv = 0.05 if self.rounds_after == 0 else min(1.0, 0.35 + 0.2 * self.rounds_after)
+        self._values: dict[tuple[int, int], float] = {}
+
+    def seat(self, i: int) -> _SeatFacts:
+        """Seat ``i``'s facts (read on first use: most decisions need only the mover's)."""
+        f = self._seats[i]
+        if f is None:
+            f = _SeatFacts(self.state.player(i), self.by_id)
+            f.cv = max(self._base_cv, 1.0) if f.chamber else self._base_cv
+            self._seats[i] = f
+        return f
+
+    @classmethod
+    def _catalog(cls, cat: Any, n: int) -> tuple[dict[str, Any], int]:
+        """Card lookup and the number of rounds of an ``n``-player game (cached per catalogue)."""
+        key = f"{cat.digest}:{n}"
+        hit = cls._catalog_info.get(key)
+        if hit is None:
+            from ..games.speicherstadt import game_cards
+
+            cards, _ = game_cards(cat, n)
+            regular = sum(1 for c in cards if cat.cards[c].kind != "fire")
+            hit = (cat.by_id, regular // cat.setup["offer_size"][str(n)])
+            cls._catalog_info[key] = hit
+        return hit
+
+    # -- building blocks ------------------------------------------------------------------------
+
+    def expected_ships(self, seat: int, include_current: bool) -> float:
+        """Ships the seat may expect to buy from here on (a fair share, slightly favoured)."""
+        ships = self.ships_future + (self.ships_now if include_current else 0)
+        return 1.2 * ships / self.n
+
+    def good_chance(self, seat: int, include_current: bool) -> float:
+        """Chance the seat gets one specific missing good in time; lower when it needs many goods."""
+        f = self.seat(seat)
+        load = max(1.0, f.missing_total / 4)
+        return 1 - (1 - _SHIP_HIT) ** (self.expected_ships(seat, include_current) / load)
+
+    def contract_value(self, seat: int, card: Any, placed: list[str], include_current: bool = True) -> float:
+        """Points expected from a contract: its VP times the chance of filling what it still needs."""
+        f = self.seat(seat)
+        held = f.warehouse + f.hall
+        m = 0
+        for g in set(card.goods):
+            m += max(0, card.goods.count(g) - placed.count(g) - held.count(g))
+        return card.vp * self.good_chance(seat, include_current) ** m
+
+    def contract_gain(self, seat: int, k: int, good: str) -> float:
+        """What placing ``good`` on the seat's contract ``k`` now adds (0 if it does not fit)."""
+        f = self.seat(seat)
+        card, placed = f.contracts[k]
+        if card.goods.count(good) <= placed.count(good):
+            return 0.0
+        m = len(card.goods) - len(placed)
+        p = self.good_chance(seat, include_current=False)
+        return card.vp * (p ** (m - 1) - p**m)
+
+    def best_contract_gain(self, seat: int, good: str) -> float:
+        f = self.seat(seat)
+        return max((self.contract_gain(seat, k, good) for k in range(len(f.contracts))), default=0.0)
+
+    def needed(self, seat: int, good: str) -> bool:
+        """Whether an open contract of the seat still lacks ``good`` beyond the cubes it holds."""
+        f = self.seat(seat)
+        held = (f.warehouse + f.hall).count(good)
+        missing = sum(c.goods.count(good) - p.count(good) for c, p in f.contracts)
+        return missing > held
+
+    def store_value(self, seat: int, good: str) -> float:
+        """A cube in the warehouse: 1 VP at the end, more if a contract still needs it."""
+        return (0.8 if self.rounds_after > 2 else 1.0) + (0.6 if self.needed(seat, good) else 0.0)
+
+    def keep_value(self, seat: int, good: str) -> float:
+        """A cube in the market hall: no points, only future use."""
+        if self.rounds_after == 0:
+            return 0.0
+        return 0.6 if self.needed(seat, good) else 0.15
+
+    def cubes_value(self, seat: int, goods: list[str]) -> float:
+        """Value of receiving ``goods`` now (a ship's cargo): contracts first, then merchants, then storage."""
+        f = self.seat(seat)
+        p = self.good_chance(seat, include_current=False)
+        # Open slots per contract: [gain of its next cube, missing count, VP, missing goods].
+        opens = []
+        for c, placed in f.contracts:
+            missing = list(c.goods)
+            for g in placed:
+                missing.remove(g)
+            if missing:
+                m = len(missing)
+                opens.append([c.vp * (p ** (m - 1) - p**m), m, c.vp, missing])
+        left = list(goods)
+        total = 0.0
+        while left and opens:  # greedily fill the contract slot that gains most
+            best, bk, bg = 0.0, None, ""
+            for o in opens:
+                if o[0] > best:
+                    for g in left:
+                        if g in o[3]:
+                            best, bk, bg = o[0], o, g
+                            break
+            if bk is None:
+                break
+            total += best
+            left.remove(bg)
+            bk[3].remove(bg)
+            m = bk[1] = bk[1] - 1
+            bk[0] = bk[2] * (p ** (m - 1) - p**m) if m else 0.0
+        room = (self.warehouse_cap - len(f.warehouse)) if f.has_warehouse else 0
+        rest = 0
+        for g in left:
+            if f.sells[g]:
+                total += f.cv * f.sells[g]
+            elif room > 0:
+                room -= 1
+                total += self.store_value(seat, g) * 0.8
+            else:
+                rest += 1
+        if rest and len(f.hall) < self.hall_cap:
+            total += 0.15 if self.rounds_after else 0.0
+            rest -= 1
+        return total + f.cv * (rest // 2)
+
+    def fire_outcome(self, seat: int, mine: int) -> float:
+        """Points the seat expects from the remaining fires if its firemen sum were ``mine``."""
+        others = [self.seat(i).firemen for i in range(self.n) if i != seat]
+        sums = [*others, mine]
+        hi, lo = max(sums), min(sums)
+        if hi == lo:
+            return 0.0
+        sign = 1 if mine == hi else (-1 if mine == lo else 0)
+        return sign * float(sum(self.fires_future))
+
+    # -- cards ------------------------------------------------------------------------------------
+
+    def card_value(self, seat: int, space: int) -> float:
+        """What the card on water space ``space`` (with its cargo) is worth to ``seat``, in points."""
+        key = (seat, space)
+        v = self._values.get(key)
+        if v is None:
+            v = self._values[key] = self._card_value(seat, space)
+        return v
+
+    def _card_value(self, seat: int, space: int) -> float:
+        card = self.offer[space]
+        if card is None:
+            return 0.0
+        f = self.seat(seat)
+        kind = card.kind
+        r = self.rounds_after
+        if kind == "contract":
+            return self.contract_value(seat, card, [])
+        if kind == "ship":
+            return self.cubes_value(seat, self.cargo[space]) + (1.0 if f.port else 0.0)
+        if kind == "merchant":
+            ships = self.ships_future + self.ships_now
+            expect = 3 * ships / 5 / self.n * 1.2 * 0.6
+            in_sight = sum(c.count(card.good) for c in self.cargo) * 0.2
+            return card.vp + min(1.0, 0.35 + 0.2 * r) * card.coins * (expect + in_sight)
+        if kind == "warehouse":
+            return 1.5 + min(2.0, 0.25 * (self.ships_future + self.ships_now)) * 0.8
+        if kind == "counting_office":
+            k = min(f.offices, len(self.office_points) - 2)
+            marginal = self.office_points[k + 1] - self.office_points[k]
+            return marginal + 0.4 * min(self.offices_future, len(self.office_points) - 2 - k)
+        if kind == "fireman":
+            if not self.fires_future:
+                return 0.0
+            delta = self.fire_outcome(seat, f.firemen + card.value) - self.fire_outcome(seat, f.firemen)
+            return 0.75 * delta + 0.15 * card.value * len(self.fires_future)
+        if kind == "bank":
+            return 0.05 if r == 0 else 0.7 * (r + 1)
+        if kind == "building":
+            return float(card.vp)
+        if kind == "chamber_of_commerce":
+            return card.vp_per_coin * (f.coins + 1.0 * r)
+        if kind == "port":
+            return card.vp_per_ship * (f.ships + self.expected_ships(seat, include_current=True) * 0.8)
+        return 0.0
+
+    def surplus(self, seat: int, space: int, price: int) -> float:
+        f = self.seat(seat)
+        return self.card_value(seat, space) - f.cv * price
+
+    def projected_score(self, seat: int) -> float:
+        """Points the seat may expect at the end: its score now plus what its holdings promise.
+
+        Open contracts count at VP times their fill chance, coins at their current worth, remaining
+        fires by the current firemen standings; used to cut rollouts short.
+        """
+        f = self.seat(seat)
+        st = self.state
+        value = float(st.score(seat))
+        for c, placed in f.contracts:
+            if len(placed) < len(c.goods):
+                value += self.contract_value(seat, c, placed, include_current=False)
+        if not f.chamber:
+            value += f.cv * f.coins
+        value += 0.6 * self.fire_outcome(seat, f.firemen)
+        if f.hall and self.rounds_after:
+            value += 0.2
+        return value
+
+    # -- decisions --------------------------------------------------------------------------------
+
+    def action_values(self, actions: list[Action]) -> list[float]:
+        """A value for each legal action of the seat to move (higher is better)."""
+        if self.phase == "demand":
+            return self._demand_values(actions)
+        if self.phase == "purchase":
+            return self._purchase_values(actions)
+        if self.phase == "loading":
+            return self._loading_values(actions)
+        return [0.0] * len(actions)
+
+    def _demand_values(self, actions: list[Action]) -> list[float]:
+        """Placing a worker: chance to end up first in line times the card's surplus over the likely price."""
+        me = self.state.to_move
+        placed = sum(len(c) for c in self.columns)
+        mine_placed = sum(c.count(me) for c in self.columns)
+        left_others = self.n * self.workers - placed - (self.workers - mine_placed)
+        f = self.seat(me)
+        committed = sum(len(c) for c in self.columns if c and c[0] == me)
+        out = []
+        for a in actions:
+            s = a.args[0]
+            col = self.columns[s]
+            pos = len(col)
+            card = self.offer[s]
+            if card is None:
+                out.append(-1.0)
+                continue
+            # Others likely to join above me: seats that would still want the card at a higher price.
+            hot = sum(1 for i in range(self.n) if i != me and self.surplus(i, s, pos + 2) > 0.5)
+            extra = min(hot, 2) * min(1.0, left_others / max(1, self.n)) * 0.5
+            final_len = pos + 1 + extra
+            my_price = final_len - pos
+            p_get = 1.0
+            deny = 0.0
+            for j, b in enumerate(col):
+                if b == me:  # my own worker below: adding another only raises my own price
+                    p_get = 0.0
+                    break
+                price_b = final_len - j
+                fb = self.seat(b)
+                passes = fb.coins < price_b or self.surplus(b, s, round(price_b)) < 0
+                p_get *= 0.85 if passes else 0.15
+                if not passes:
+                    deny += 0.15 * fb.cv  # I raise an opponent's price by a coin
+            if f.coins - committed < my_price:
+                p_get *= 0.3
+            gain = self.card_value(me, s) - f.cv * my_price
+            rivals = max((self.surplus(i, s, pos + 1) for i in range(self.n) if i != me), default=0.0)
+            # Worth a worker only if I would buy at the expected price; taking it also denies rivals.
+            out.append(deny + (p_get * (gain + 0.15 * max(0.0, rivals)) if gain > 0 else 0.0))
+        return out
+
+    def _purchase_values(self, actions: list[Action]) -> list[float]:
+        """Buying: the card's surplus over the price, unless coins are better kept for a later card."""
+        me = self.state.to_move
+        space = self.state.space
+        col = self.columns[space]
+        price = len(col)
+        f = self.seat(me)
+        buy = self.surplus(me, space, price)
+        if len(col) > 1 and col[1] == me:
+            buy = -1.0  # my next worker gets the same card one coin cheaper
+        else:
+            # Keep coins for a better card later in the row that I am first in line for.
+            left = f.coins - price
+            for t in range(space + 1, len(self.offer)):
+                c = self.columns[t]
+                if self.offer[t] is not None and c and c[0] == me:
+                    later = self.surplus(me, t, len(c))
+                    if later > buy and left < len(c):
+                        buy = min(buy, -0.01)
+                    if later > 0:
+                        left -= len(c)
+        return [buy if a.kind == "buy" else 0.0 for a in actions]
+
+    def _alt(self, seat: int, good: str, hallsell: bool = True) -> float:
+        """Best simple use of one dock cube other than a contract or conversion."""
+        f = self.seat(seat)
+        best = 0.0
+        if f.sells[good]:
+            best = f.cv * f.sells[good]
+        if f.has_warehouse and len(f.warehouse) < self.warehouse_cap:
+            best = max(best, self.store_value(seat, good))
+        if len(f.hall) < self.hall_cap:
+            best = max(best, self.keep_value(seat, good))
+        if hallsell:
+            best = max(best, 0.5 * f.cv)
+        return best
+
+    def _loading_values(self, actions: list[Action]) -> list[float]:
+        """Loading: each cube move against letting the cube expire (value 0); ``done`` when nothing gains."""
+        me = self.state.to_move
+        f = self.seat(me)
+        out = []
+        for a in actions:
+            kind, args = a.kind, a.args
+            if kind == "contract":
+                v = self.contract_gain(me, args[1], args[0]) + 0.02
+            elif kind == "sell":
+                v = f.cv * f.sells[args[0]]
+            elif kind == "store":
+                v = self.store_value(me, args[0])
+            elif kind == "keep":
+                v = self.keep_value(me, args[0])
+            elif kind == "take":
+                g, where = args
+                held = self.store_value(me, g) if where == "warehouse" else self.keep_value(me, g)
+                use = self.best_contract_gain(me, g)
+                if where == "hall" and self.rounds_after == 0:
+                    use = max(use, self._alt(me, g, hallsell=False) if f.has_warehouse else 0.0, f.cv * f.sells[g])
+                v = use - held - 0.05
+            elif kind == "convert":
+                *given, _, target = args
+                v = self.best_contract_gain(me, target) - sum(self._alt(me, g) for g in given)
+            elif kind == "hallsell":
+                v = f.cv - sum(self._alt(me, g, hallsell=False) for g in args)
+            else:  # done: the remaining dock cubes expire
+                v = _EPS
+            out.append(v)
+        return out
+
+
+class GreedyBot:
+    """A rule-based Speicherstadt player: takes the legal action its heuristic values most.
+
+    ``epsilon`` is the chance of a uniformly random action instead (for varied rollouts); ties and
+    that chance are drawn from a generator seeded by (seed, position), so equal seeds replay equally.
+    """
+
+    name = "greedy"
+
+    def __init__(self, seed: int = 0, epsilon: float = 0.0) -> None:
+        self.seed = seed
+        self.epsilon = float(epsilon)
+
+    def params(self) -> dict[str, Any]:
+        return {"bot": self.name, "seed": self.seed, "epsilon": self.epsilon}
+
+    def __repr__(self) -> str:
+        return f"GreedyBot(seed={self.seed}, epsilon={self.epsilon})"
+
+    def _rng(self, obs: GameState) -> Rng:
+        # A cheap key: the bot's choice is a function of the observation, the key only breaks ties.
+        return Rng(self.seed, "greedy", obs.round, obs.phase, obs.to_move, obs.last_action, len(obs.events))
+
+    def choose(self, obs: GameState) -> Action:
+        return self.act(obs, self._rng(obs))
+
+    def act(self, state: GameState, rng: Rng) -> Action:
+        """The choice at ``state`` with ``rng`` for ties (fast path for rollouts; public facts only)."""
+        actions = state.legal_actions()
+        if len(actions) == 1:
+            return actions[0]
+        if self.epsilon and rng.random() < self.epsilon:
+            return actions[rng.below(len(actions))]
+        values = SpeicherstadtHeuristic(state).action_values(actions)
+        best = max(values)
+        ties = [a for a, v in zip(actions, values, strict=True) if v >= best - 1e-9]
+        return ties[0] if len(ties) == 1 else ties[rng.below(len(ties))]
+
+    def projected_scores(self, state: GameState) -> list[float]:
+        """Heuristic final scores of every seat (an evaluator for truncated rollouts)."""
+        h = SpeicherstadtHeuristic(state)
+        return [h.projected_score(i) for i in range(state.n_players)]
+
+    def explain(self, obs: GameState) -> pd.DataFrame:
+        """The heuristic value of every legal action, best first (the bot plays the top row)."""
+        actions = obs.legal_actions()
+        values = SpeicherstadtHeuristic(obs).action_values(actions)
+        df = pd.DataFrame({"action": [str(a) for a in actions], "value": values})
+        return df.sort_values("value", ascending=False, kind="stable").reset_index(drop=True)
+
+
+register_bot("greedy", GreedyBot)

@@ -1,0 +1,226 @@
+"""GreedyBot and MCTSBot: legal in every phase, reproducible, blind to hidden order, and stronger than chance."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+import speicherstadt_lab as sl
+from speicherstadt_lab.analysis import compare_actions, evaluate
+from speicherstadt_lab.bots import RandomBot, make_bot
+from speicherstadt_lab.bots.greedy import GreedyBot
+from speicherstadt_lab.bots.mcts import MCTSBot
+from speicherstadt_lab.engine.actions import Action
+from speicherstadt_lab.engine.rng import Rng
+
+
+def _play(state, bots, limit: int = 5000):
+    """Play to the end; assert every choice is legal; return (final state, actions, phases seen)."""
+    actions, phases = [], set()
+    while not state.is_over:
+        seat = state.to_move
+        obs = state.observe(seat)
+        action = bots[seat].choose(obs)
+        assert action in state.legal_actions(), (state.phase, str(action))
+        phases.add(state.phase)
+        actions.append(str(action))
+        state = state.apply(action)
+        assert len(actions) < limit
+    return state, actions, phases
+
+
+def _last_round_completion(first_seed: int):
+    """A last-round loading decision where one action completes a contract (first greedy game that has one)."""
+    for seed in range(first_seed, first_seed + 30):
+        state = sl.new_game(players=4, seed=seed)
+        bot = GreedyBot(seed)
+        rng = Rng(seed)
+        while not state.is_over:
+            if state.phase == "loading" and state.round == 10:
+                seat = state.player(state.to_move)
+                for a in state.legal_actions():
+                    if a.kind == "contract":
+                        card, placed = seat.contracts[a.args[1]]
+                        if len(placed) + 1 == len(state.cat.card(card).goods):
+                            return state, a
+            state = state.apply(bot.act(state, rng))
+    raise AssertionError("no greedy game reached a contract completion in its last round")
+
+
+def _twin_states():
+    """Two round-1 states equal in every public fact, differing in the hidden pile and bag order."""
+    deck = sl.standard_deck(players=4, seed=21)
+    first_d = next(i for i, c in enumerate(deck) if c in sl.default_catalog().by_id
+                   and sl.default_catalog().by_id[c].season == "D")
+    other = [*deck[:first_d], *reversed(deck[first_d:-1]), deck[-1]]
+    bag = sl.new_game(players=4, seed=21).to_dict()["bag"]
+    other_bag = [*bag[:20], *reversed(bag[20:])]
+    a = sl.new_game(players=4, seed=21, deck=deck, bag=bag)
+    b = sl.new_game(players=4, seed=21, deck=other, bag=other_bag)
+    assert a.to_json() != b.to_json()
+    return a, b
+
+
+def test_make_bot_builds_registered_bots():
+    assert isinstance(make_bot("greedy", seed=3), GreedyBot)
+    m = make_bot("mcts:iterations=7,horizon=1", seed=3)
+    assert isinstance(m, MCTSBot) and m.iterations == 7 and m.horizon == 1
+    assert make_bot("mcts:horizon=0").horizon is None and MCTSBot().horizon == "auto"
+
+
+def test_bots_play_legal_actions_in_all_phases():
+    bots = [GreedyBot(seed=1), MCTSBot(seed=2, iterations=6, rollout="greedy", horizon=1), RandomBot(seed=3),
+            GreedyBot(seed=4, epsilon=0.3)]
+    final, actions, phases = _play(sl.new_game(players=4, seed=5), bots)
+    assert phases == {"demand", "purchase", "loading"}
+    assert final.is_over and len(actions) > 100
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_greedy_plays_every_player_count(players):
+    final, _, phases = _play(sl.new_game(players=players, seed=players), [GreedyBot(seed=i) for i in range(players)])
+    assert final.is_over and phases == {"demand", "purchase", "loading"}
+
+
+def test_equal_seeds_give_equal_games():
+    def game(seed):
+        bots = [GreedyBot(seed=seed), GreedyBot(seed=seed + 1, epsilon=0.2),
+                MCTSBot(seed=seed, iterations=4, rollout="random"), RandomBot(seed=seed)]
+        return _play(sl.new_game(players=4, seed=9), bots)[1]
+
+    first = game(1)
+    assert game(1) == first
+    assert game(2) != first  # the seeds do matter (epsilon, random and MCTS use them)
+
+
+def test_mcts_choice_depends_on_position_not_history():
+    state = sl.new_game(players=4, seed=4)
+    bot = MCTSBot(seed=8, iterations=12, rollout="random", horizon=1)
+    a = bot.choose(state.observe(0))
+    bot.choose(state.apply(a).observe(1))  # another search in between
+    assert bot.choose(state.observe(0)) == a
+
+
+@pytest.mark.parametrize("make", [lambda: GreedyBot(seed=5, epsilon=0.3),
+                                  lambda: MCTSBot(seed=5, iterations=30, rollout="greedy", horizon=2)])
+def test_bots_never_see_hidden_order(make):
+    a, b = _twin_states()
+    g = GreedyBot(seed=0)
+    rng = Rng(0)
+    checked = 0
+    while a.round <= 2 and checked < 6:
+        seat = a.to_move
+        oa, ob = a.observe(seat), b.observe(seat)
+        assert oa.to_json() == ob.to_json()
+        if a.phase == "demand" or checked < 3:
+            assert make().choose(oa) == make().choose(ob)
+            checked += 1
+        action = g.act(a, rng)
+        a, b = a.apply(action), b.apply(action)
+    assert checked == 6
+
+
+def test_greedy_beats_random():
+    wins, games = 0.0, 0
+    for deal in range(3):
+        for hero in range(4):
+            bots = [GreedyBot(seed=deal) if i == hero else RandomBot(seed=10 * deal + i) for i in range(4)]
+            final, _, _ = _play(sl.new_game(players=4, seed=100 + deal), bots)
+            w = final.winners()
+            wins += 1 / len(w) if hero in w else 0.0
+            games += 1
+    assert wins / games >= 0.6  # a fair share is 0.25
+
+
+def test_greedy_completes_contracts_and_explains():
+    state, best = _last_round_completion(3)
+    obs = state.observe(state.to_move)
+    table = GreedyBot(seed=0).explain(obs)
+    assert isinstance(table, pd.DataFrame) and list(table.columns) == ["action", "value"]
+    assert sorted(table["action"]) == sorted(str(a) for a in obs.legal_actions())
+    assert table["value"].is_monotonic_decreasing
+    assert table["action"][0] == str(best) == str(GreedyBot(seed=0).choose(obs))
+
+
+def test_mcts_finds_the_obvious_move_and_explains():
+    # Last round, loading: a cube on the dock completes a contract. Whatever order MCTS plays its turn in,
+    # the contract must be complete when the turn ends (ending the turn first throws the points away).
+    state, best = _last_round_completion(6)
+    seat = state.to_move
+    k = best.args[1]
+    bot = MCTSBot(seed=1, iterations=400, rollout="random")
+    obs = state.observe(seat)
+    first = bot.choose(obs)
+    table = bot.explain(obs)  # reuses the last search
+    assert list(table.columns) == ["action", "visits", "value", "mean_score", "win_share"]
+    assert table["visits"].sum() == 400 == table.attrs["iterations"]
+    assert table["action"][0] == str(first) != "done"
+    by_action = table.set_index("action")
+    assert by_action.loc[str(best), "mean_score"] > by_action.loc["done", "mean_score"]
+    while state.phase == "loading" and state.to_move == seat:
+        state = state.apply(bot.choose(state.observe(seat)))
+    card, placed = state.player(seat).contracts[k]
+    assert len(placed) == len(state.cat.card(card).goods)
+
+
+def test_mcts_seconds_budget_and_horizon():
+    state = sl.new_game(players=4, seed=2)
+    bot = MCTSBot(seed=0, seconds=0.2, rollout="greedy", horizon=1)
+    assert bot.choose(state.observe(state.to_move)) in state.legal_actions()
+    assert bot.last_stats["visits"].sum() >= 5
+
+
+class _Toy:
+    """A two-seat toy game on the bare protocol: draw a hidden card, bank 2 points, or burn 3 (never good)."""
+
+    game = "toy"
+    phase = "play"
+    n_players = 2
+    events = ()
+
+    def __init__(self, deck: tuple[int, ...] = (5, 0, 4, 1, 3, 2), points=(0, 0), turn: int = 0,
+                 last: str | None = None) -> None:
+        self.deck, self.points, self.turn, self.last_action = deck, points, turn, last
+
+    round = property(lambda self: 1 + self.turn // 2)
+    is_over = property(lambda self: self.turn >= 6)
+    to_move = property(lambda self: None if self.is_over else self.turn % 2)
+
+    def legal_actions(self):
+        return [] if self.is_over else [Action("draw"), Action("bank"), Action("burn")]
+
+    def apply(self, action):
+        a = str(action)
+        gain = {"draw": self.deck[0] if self.deck else 0, "bank": 2, "burn": -3}[a]
+        deck = self.deck[1:] if a == "draw" else self.deck
+        pts = list(self.points)
+        pts[self.to_move] += gain
+        return _Toy(deck, tuple(pts), self.turn + 1, a)
+
+    def score(self, seat):
+        return self.points[seat]
+
+    def winners(self):
+        return [i for i in range(2) if self.points[i] == max(self.points)]
+
+    def determinize(self, seed):
+        deck = list(self.deck)
+        Rng(seed, "toy").shuffle(deck)
+        return _Toy(tuple(deck), self.points, self.turn, self.last_action)
+
+    def observe(self, seat):
+        return _Toy(tuple(sorted(self.deck)), self.points, self.turn, self.last_action)
+
+    def to_json(self):
+        return repr((sorted(self.deck), self.points, self.turn, self.last_action))
+
+
+def test_mcts_and_analysis_work_on_any_protocol_game():
+    toy = _Toy()
+    bot = MCTSBot(seed=0, iterations=300)  # "auto": no greedy bot for this game, random rollouts to the end
+    assert bot.choose(toy.observe(0)) != Action("burn")
+    table = bot.explain(toy.observe(0)).set_index("action")
+    assert table.loc["burn", "visits"] < table["visits"].max()
+    ranked = compare_actions(toy, rollouts=200, seed=1)
+    assert ranked["action"].iloc[-1] == "burn"
+    assert evaluate(toy, rollouts=50, seed=1)["win_prob"].sum() == pytest.approx(1.0)
