@@ -406,6 +406,12 @@ class State:
     def event_texts(self, lang: str = "en") -> list[str]:
         return [self.describe(e, lang) for e in self.events]
 
+    def explain_action(self, action: Action | str, lang: str = "en") -> str:
+        """What a legal action would do, in plain language (for teaching and hover texts)."""
+        from .explain import explain_action
+
+        return explain_action(self, self.notation.parse(action), lang)
+
     def explain(self, error: IllegalAction, lang: str = "en") -> str:
         """A refusal in ``lang``, with names from this game."""
         return messages.rule_text(error.rule, lang, error.params, self) or str(error)
