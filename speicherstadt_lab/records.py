@@ -90,8 +90,12 @@ class SpeicherstadtRecords:
             raise ValueError("from_state: the state is not the start of a game (round 1, before the first "
                              "decision, not an observation)")
         # new_game has already drawn round 1: put the drawn cards and cubes back on top, in draw order.
-        deck = [*d["discard"], *(c for c in d["offer"] if c is not None), *d["pile"]]
-        bag = [g for cargo in d["cargo"] for g in cargo] + d["bag"]
+        # With Kaispeicher the supply fills the water spaces first, then the top row.
+        top = d["kai"]["top"] if d.get("kai") else []
+        top_cargo = d["kai"]["top_cargo"] if d.get("kai") else []
+        deck = [*d["discard"], *(c for c in d["offer"] if c is not None), *(c for c in top if c is not None),
+                *d["pile"]]
+        bag = [g for cargo in [*d["cargo"], *top_cargo] for g in cargo] + d["bag"]
         return {
             "players": d["players"],
             "first_player": d["first"],
@@ -169,9 +173,22 @@ def register_record_support(game: str, support: RecordSupport) -> None:
 
 
 def _support(game: Any) -> RecordSupport:
+    if isinstance(game, str) and game not in _SUPPORT:
+        _load_support(game)
     if not isinstance(game, str) or game not in _SUPPORT:
         raise RecordError(f"record field 'game': unknown game {game!r}; records know {sorted(_SUPPORT)}")
     return _SUPPORT[game]
+
+
+def _load_support(game: str) -> None:
+    """Register the support a game package offers as ``records_support()`` (imported on first use)."""
+    try:
+        module = get_game(game).impl()
+    except ValueError:
+        return
+    factory = getattr(module, "records_support", None)
+    if factory is not None:
+        register_record_support(game, factory())
 
 
 def _setup_error(e: Exception) -> RecordError:

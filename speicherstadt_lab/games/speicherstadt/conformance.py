@@ -15,8 +15,9 @@ from ...engine.conformance import ConformanceAdapter
 from .setup import check_invariants, new_game
 from .state import PHASES, State
 
-#: Rounds a base game lasts (rulebook: the game ends after the round in which only the 4th fire is left;
-#: with the base game's pile this is 16/12/10/8 rounds for 2/3/4/5 players).
+#: Rounds a game lasts (rulebook: the game ends after the round in which only the 4th fire is left;
+#: with the base game's pile this is 16/12/10/8 rounds for 2/3/4/5 players, and with Kaispeicher's pile too:
+#: twice the cards per round from 104 cards less the removals, docs/rules-notes.md K1).
 ROUNDS = {2: 16, 3: 12, 4: 10, 5: 8}
 
 #: Text that is no action at all, or an action with impossible arguments.
@@ -25,6 +26,14 @@ MALFORMED = (
     "sell gold", "sell", "store", "keep coffee tea", "take coffee attic", "take coffee", "contract coffee",
     "contract coffee x", "convert coffee tea to rubber", "convert coffee tea saffron rubber", "hallsell coffee",
     "hallsell coffee tea saffron",
+)
+
+
+#: Kaispeicher's verbs with missing or impossible arguments.
+MALFORMED_KAI = (
+    "reserve", "reserve x", "reserve 1 2", "break 1", "stop now", "spy 0 0 0", "spy a 0 0 0", "double 2",
+    "insure x", "buy cheap", "buy free now", "deliver", "deliver gold", "auction", "smuggle 1 0", "smuggle x 0 coffee",
+    "truck coffee 0", "truck coffee x 1", "convert coffee to tea",
 )
 
 
@@ -53,6 +62,41 @@ def candidate_actions(state: State) -> Iterator[str]:
     for triple in itertools.combinations_with_replacement(goods, 3):
         for target in goods:
             yield f"convert {' '.join(triple)} to {target}"
+    if state.kai is not None:
+        yield from _kai_candidates(state, contracts)
+
+
+def _kai_candidates(state: State, contracts: int) -> Iterator[str]:
+    """Kaispeicher's verbs. Arguments are enumerated in full only in the phase where the verb can be legal
+    (a spy swap in the spy step, the loading cards in loading); elsewhere a few samples show they are refused."""
+    goods = state.goods
+    yield from MALFORMED_KAI
+    for n in range(len(state.kai.top) + 1):
+        yield f"reserve {n}"
+    yield from ("break", "stop", "double", "insure", "buy free")
+    if state.phase == "spy":
+        levels = max((len(c) for c in state.columns), default=0) + 1
+        cells = [(s, lv) for s in range(len(state.columns) + 1) for lv in range(levels)]
+        for (s1, l1), (s2, l2) in itertools.product(cells, repeat=2):
+            yield f"spy {s1} {l1} {s2} {l2}"
+    else:
+        yield "spy 0 0 0 1"
+    loading = state.phase == "loading"
+    seats = range(state.n_players + 1) if loading else (1,)
+    ks = range(contracts + 1) if loading else (0, 1)
+    for g in goods:
+        yield f"deliver {g}"
+        yield f"auction {g}"
+        for j in seats:
+            for k in ks:
+                yield f"smuggle {j} {k} {g}"
+        for k1 in ks:
+            for k2 in ks:
+                yield f"truck {g} {k1} {k2}"
+    pairs = itertools.combinations_with_replacement(goods, 2) if loading else [(goods[0], goods[1])]
+    for pair in pairs:
+        for target in goods:
+            yield f"convert {' '.join(pair)} to {target}"
 
 
 def hidden_sequences(state: State) -> list[list[Any]]:
@@ -67,11 +111,19 @@ def public(state: State, seat: int | None) -> dict[str, Any]:
     return v
 
 
+def _progress(state: State) -> tuple[int, int]:
+    """(round, step) that only grows: with Kaispeicher a fire decision during a round's supply comes before
+    its demand; the fires after the last round come after its loading."""
+    if state.phase == "fire" and not (state.last_round and state.loading_turn >= state.n_players):
+        return (state.round, -1)
+    return (state.round, PHASES.index(state.phase))
+
+
 def transition_checks(before: State, action: str, after: State) -> list[str]:
     """Round and phase only move forward (round by at most one per decision); the pile only shrinks."""
     problems: list[str] = []
-    b = (before.round, PHASES.index(before.phase))
-    a = (after.round, PHASES.index(after.phase))
+    b = _progress(before)
+    a = _progress(after)
     if a < b:
         problems.append(f"went back from round {b[0]} {before.phase} to round {a[0]} {after.phase}")
     if after.round - before.round > 1:
@@ -87,7 +139,7 @@ def game_checks(final: State, actions: Sequence[str]) -> list[str]:
     n = final.n_players
     if final.phase != "over" or final.to_move is not None or not final.is_over:
         problems.append(f"ended in phase {final.phase!r} with to_move {final.to_move!r}")
-    if final.expansion is None and final.round != ROUNDS[n]:
+    if final.round != ROUNDS[n]:
         problems.append(f"{n} players played {final.round} rounds, not {ROUNDS[n]}")
     if final.pile_size:
         problems.append(f"{final.pile_size} cards left on the pile")

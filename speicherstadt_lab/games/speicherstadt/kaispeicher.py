@@ -576,7 +576,7 @@ def _has_use(state: State, seat: Seat, g: int, extra_dock: int = 1) -> bool:
         return True
     if len(seat.warehouse) < seat.warehouse_cap or len(seat.hall) < state.notation.hall_cap:
         return True
-    return len(state.dock) + extra_dock >= min(seat.k_convert, state.notation.k_sell)
+    return len(state.dock) + extra_dock >= min(seat.k_convert or state.notation.k_convert, state.notation.k_sell)
 
 
 def has_loading_cards(state: State, seat: Seat) -> bool:
@@ -672,10 +672,10 @@ def r_smuggle(state: State, a: Action, ev: list[Event]) -> None:
         raise state._illegal("pending", a, good=state.goods[state.kai.pending])
     g = state.notation.order[name]
     if j == i or not 0 <= j < state.n_players or k >= len(state.seats[j].contracts):
-        raise state._illegal("smuggle_target", a, seat=j, k=k)
+        raise state._illegal("smuggle_target", a, target=j, k=k)
     ci, placed = state.seats[j].contracts[k]
     if g not in placed or len(placed) >= len(state.cat.cards[ci].goods):
-        raise state._illegal("smuggle_target", a, seat=j, k=k)
+        raise state._illegal("smuggle_target", a, target=j, k=k)
     if not _has_use(state, seat, g):
         raise state._illegal("no_use", a, good=name)
     victim = state._seat(j)

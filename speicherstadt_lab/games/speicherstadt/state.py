@@ -267,7 +267,7 @@ class SeatView:
         self.warehouse = tuple(g[x] for x in s.warehouse)
         self.hall = tuple(g[x] for x in s.hall)
         self.contracts = tuple((c[i].id, tuple(g[x] for x in placed)) for i, placed in s.contracts)
-        self.firemen = s.firemen
+        self.firemen = kai_rules.firemen_total(state, s) if state.kai is not None else s.firemen
         self.has_warehouse = s.warehouse_cap > 0
         self.unloading = tuple(g[x] for x in s.unload)
         self.breaks = s.breaks
@@ -362,6 +362,8 @@ class State:
         fn = rules.get(self.phase) if rules is not None else None
         if fn is None:
             raise self._refusal(a, rules)
+        if self.kai is not None and self.kai.pending >= 0 and a not in self.legal_actions():
+            raise self._illegal("pending", a, good=self.goods[self.kai.pending])
         new = self._clone()
         ev: list[Event] = []
         fn(new, a, ev)
@@ -879,8 +881,14 @@ class State:
                 if len(legal) >= 2:
                     self._legal = legal
                     return
+                if legal and legal[0].kind != "done":  # a waiting cube with one use is loaded there
+                    ev.append(_ev(Event, ("forced", {"seat": self.to_move, "action": legal[0].text})))
+                    _RULES[legal[0].kind]["loading"](self, legal[0], ev)
+                    continue
                 if not self.dock:
-                    ev.append(_ev(Event, ("no_loading_stored", {"seat": self.to_move})))
+                    seat = self.seats[self.to_move]
+                    key = "no_loading_stored" if seat.warehouse or seat.hall else "no_loading"
+                    ev.append(_ev(Event, (key, {"seat": self.to_move})))
                 self._end_loading_turn(ev)
             else:
                 self.to_move = None
