@@ -396,7 +396,7 @@ def test_grey_workers_come_after_the_own_workers_and_buy_for_their_owner() -> No
     assert texts(s, "place_grey") == ["Red places a grey worker above the Playhouse (water space 1, price now 2)."]
     assert texts(s, "place_grey", "de") == ["Rot setzt einen grauen Arbeiter über Schauspielhaus (Wasserfeld 1, "
                                             "Preis jetzt 2)."]
-    assert s.workers[1] == (0, 8)  # a grey worker of seat s is s + 8
+    assert s.workers[1] == (0, 0) and s.grey_workers[1] == (False, True)  # the second one is grey
     assert s.player(0).grey_workers == 1 and "warehouse_workers" in s.player(0).cards
     s = s.apply("place 0")  # the second grey worker: the card is used up
     assert events_of(s, "discarded") == [{"seat": 0, "card": "warehouse_workers"}]

@@ -1,7 +1,8 @@
 // The Speicherstadt board view (anywidget ESM, no build step).
 // It draws the synced `model`, `highlight` and `error` traits and reports clicks with
 // model.send({kind: ...}); Python validates every message and applies it. The only state kept here is
-// which dock cubes are selected and whether the error banner was dismissed.
+// which dock cubes are selected, the worker (spy) or contract cube (truck) picked first in a two-click move
+// of the Kaispeicher expansion, and whether the error banner was dismissed.
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -19,6 +20,26 @@ const ICONS = {
   chamber_of_commerce: "M3 9l9-5 9 5z M6 10v8 M12 10v8 M18 10v8 M3 19h18 M12 6v1",
   port: "M12 3a2 2 0 1 0 0.01 0z M12 5v15 M8 9h8 M4 14a8 6 0 0 0 16 0",
   coin: "M12 3a9 9 0 1 0 0.01 0z M12 7v10 M9 9h5a2 2 0 0 1 0 4h-4a2 2 0 0 0 0 4h5",
+  // Kaispeicher
+  delivery: "M3 11l7-5 7 5v9H3z M8 20v-5h4v5 M15 14h7 M19 11l3 3-3 3",
+  spy: "M2 12q10-9 20 0q-10 9-20 0z M12 9a3 3 0 1 0 0.01 0z M5 5l3 3 M19 5l-3 3",
+  fish_market: "M3 12q8-8 15 0q-7 8-15 0z M18 12l4-4v8z M7 11h.01",
+  harbour_master: "M12 3a2 2 0 1 0 0.01 0z M12 5v16 M8 9h8 M4 14q0 7 8 7t8-7 M2 14h4 M18 14h4",
+  savings_bank: "M4 11a8 6 0 0 1 16 0v6H4z M8 17v3 M16 17v3 M10 8h4 M20 11h2",
+  thief: "M3 10q9-5 18 0v3q-9 4-18 0z M8 11a1 1 0 1 0 0.01 0z M16 11a1 1 0 1 0 0.01 0z",
+  auction_hall: "M4 15l8-8 3 3-8 8z M10 5l5 5 M13 3l5 5 M14 21h8",
+  smuggler: "M3 8h18v12H3z M3 12h18 M9 8v12 M15 8v12 M7 4l5 4 5-4",
+  truck: "M2 6h12v10H2z M14 10h4l3 3v3h-7z M6 18a2 2 0 1 0 0.01 0z M17 18a2 2 0 1 0 0.01 0z",
+  coffee_break: "M4 9h12v6a5 5 0 0 1-5 5H9a5 5 0 0 1-5-5z M16 11h2a2 2 0 0 1 0 4h-2 M8 3v3 M12 3v3",
+  warehouse_workers: "M12 3a3 3 0 1 0 0.01 0z M6 21v-6a6 5 0 0 1 12 0v6 M3 21h18",
+  fire_chief: "M4 16q0-9 8-9t8 9z M2 16h20v2H2z M12 9l1 2h2l-1.5 1.5.5 2-2-1-2 1 .5-2L9 11h2z",
+  insurance: "M12 2l8 3v6c0 5-4 9-8 11-4-2-8-6-8-11V5z M8 12l3 3 5-6",
+  fire_engine: "M2 8h13v9H2z M15 11h4l3 3v3h-7z M3 5l12 3 M6 19a2 2 0 1 0 0.01 0z M18 19a2 2 0 1 0 0.01 0z",
+  press: "M4 4h13v16H4z M17 8h3v10a2 2 0 0 1-2 2 M7 8h7 M7 12h7 M7 16h4",
+  mayor: "M6 3l6 6 6-6 M12 9v3 M12 15a3 3 0 1 0 0.01 0z M8 21h8",
+  harbour_tour: "M2 15h20l-3 5H5z M6 15V9h10v6 M9 9V6h4v3 M22 21q-5-2-10 0t-10 0",
+  deichtorhallen: "M2 10l5-5 5 5 5-5 5 5v10H2z M7 20v-5 M17 20v-5",
+  accountant: "M5 3h14v18H5z M8 7h8 M8 11h3 M13 11h3 M8 15h3 M13 15h3",
 };
 
 function el(tag, props = {}, children = []) {
@@ -71,6 +92,8 @@ function render({ model, el: host }) {
   host.append(wrap);
   let selected = []; // indices into the dock's goods
   let dismissed = false;
+  let spySel = null; // Kaispeicher spy step: "space level" of the own worker picked first
+  let truckSel = null; // Kaispeicher truck: {good, k} of the cube picked on one of the own contracts
 
   const send = (msg) => model.send(msg);
 
@@ -90,6 +113,11 @@ function render({ model, el: host }) {
     else selected = [];
     const selGoods = dock ? selected.map((i) => dock.goods[i]) : [];
     const single = selGoods.length === 1 ? selGoods[0] : null;
+    const kai = m.kai || null; // the Kaispeicher expansion's part of the model (absent in the base game)
+    const kaiButtons = kai && m.can_act ? kai.buttons : [];
+    const freeButton = kaiButtons.find((b) => b.kind === "buyfree") || null;
+    if (!kai || !Object.keys(kai.spy || {}).length) spySel = null;
+    if (!dock || !(dock.truck || []).length) truckSel = null;
 
     // ---- pieces ------------------------------------------------------------------------------
     function cube(gid, extra = {}) {
@@ -110,14 +138,17 @@ function render({ model, el: host }) {
         text: g ? g.short : "",
       });
     }
-    function worker(seat, cls = "") {
+    // A worker: colour + shape + letter. A grey worker (Kaispeicher) is grey in its owner's shape, with the
+    // owner's letter and a dot of the owner's colour.
+    function worker(seat, cls = "", grey = false, title = undefined) {
       const s = m.seats[seat];
-      return el("span", { class: "ssl-worker-wrap " + cls, title: s.name }, [
+      return el("span", { class: "ssl-worker-wrap " + cls + (grey ? " ssl-grey" : ""), title: title || s.name }, [
         el("span", {
           class: "ssl-worker ssl-shape-" + s.shape,
-          style: { background: s.colour, color: s.ink },
+          style: grey ? {} : { background: s.colour, color: s.ink },
           text: s.short,
         }),
+        grey ? el("span", { class: "ssl-grey-dot", style: { background: s.colour } }) : null,
       ]);
     }
     function card(info, extra = {}) {
@@ -190,6 +221,46 @@ function render({ model, el: host }) {
           ])
         : null;
 
+    // Buy / (free with the Fish Market) / pass, for the card being resolved (a water space or a reserved card).
+    function buyRow(buyLabel) {
+      return el("div", { class: "ssl-buy-row" }, [
+        legal.has("buy")
+          ? button("ssl-btn ssl-btn-buy", buyLabel, () => send({ kind: "buy" }), [buyLabel])
+          : null,
+        freeButton
+          ? button("ssl-btn ssl-btn-free", kai.labels.free_title, () => send({ kind: "buyfree" }), [freeButton.label],
+            kai.labels.free_title)
+          : null,
+        button("ssl-btn ssl-btn-pass", L.pass, () => send({ kind: "pass" }), [L.pass]),
+      ]);
+    }
+
+    // The spy step: own workers that can be swapped become buttons; once one is picked, the other
+    // players' workers it may swap with do. Null where the worker is drawn as usual.
+    function spyWorker(sp, k) {
+      if (!kai || !m.can_act) return null;
+      const moves = kai.spy || {};
+      const key = `${sp.index} ${k}`;
+      const grey = (sp.grey || [])[k];
+      const w = sp.workers[k];
+      if (moves[key]) {
+        const on = spySel === key;
+        return button("ssl-worker-btn" + (on ? " ssl-selected" : " ssl-legal"), m.seats[w].name, (ev) => {
+          ev.stopPropagation();
+          spySel = on ? null : key;
+          draw();
+        }, [worker(w, "", grey)]);
+      }
+      if (spySel && (moves[spySel] || []).some(([s2, l2]) => s2 === sp.index && l2 === k)) {
+        const [s1, l1] = spySel.split(" ").map(Number);
+        return button("ssl-worker-btn ssl-target", m.seats[w].name, (ev) => {
+          ev.stopPropagation();
+          send({ kind: "spy", space: s1, level: l1, space_other: sp.index, level_other: k });
+        }, [worker(w, "", grey)]);
+      }
+      return null;
+    }
+
     // ---- harbour: the water spaces with their building spaces -------------------------------
     const hlSpaces = new Set(hl.spaces || []);
     const columns = m.spaces.map((sp) => {
@@ -198,7 +269,8 @@ function render({ model, el: host }) {
         const w = sp.workers[k];
         slots.push(
           el("div", { class: "ssl-bslot" + (k === sp.workers.length && sp.legal ? " ssl-next" : "") }, [
-            w !== undefined ? worker(w, k === 0 && sp.current ? "ssl-decider" : "") : null,
+            w !== undefined ? spyWorker(sp, k) || worker(w, k === 0 && sp.current ? "ssl-decider" : "",
+              (sp.grey || [])[k]) : null,
           ]),
         );
       }
@@ -212,14 +284,7 @@ function render({ model, el: host }) {
       const controls = [];
       if (sp.current) {
         controls.push(el("div", { class: "ssl-decider-label", text: sp.decider_label }));
-        if (m.can_act) {
-          controls.push(
-            el("div", { class: "ssl-buy-row" }, [
-              button("ssl-btn ssl-btn-buy", sp.buy_label, () => send({ kind: "buy" }), [sp.buy_label]),
-              button("ssl-btn ssl-btn-pass", L.pass, () => send({ kind: "pass" }), [L.pass]),
-            ]),
-          );
-        }
+        if (m.can_act) controls.push(buyRow(sp.buy_label));
       }
       const col = el(
         "div",
@@ -255,7 +320,7 @@ function render({ model, el: host }) {
       }
       return col;
     });
-    const quiet = m.spaces.every((sp) => !sp.card);
+    const quiet = m.spaces.every((sp) => !sp.card) && !(m.kai && m.kai.reserved.length);
     const ranking = m.ranking
       ? el(
           "ol",
@@ -270,8 +335,115 @@ function render({ model, el: host }) {
           ),
         )
       : null;
+    // ---- Kaispeicher: the top row, the reserved column, and the demand/spy/fire decisions -------------
+    let topRow = null;
+    let reservedCol = null;
+    let kaiBar = null;
+    if (kai) {
+      const hlCardsTop = new Set(hl.cards || []);
+      const tops = kai.top.map((tp) => {
+        if (!tp.card) return el("div", { class: "ssl-top-card ssl-top-gone" });
+        const title = `${tp.card.name} (${tp.card.season_name})\n${tp.card.text}`;
+        const inner = [
+          el("div", { class: "ssl-top-head" }, [
+            el("span", { class: "ssl-card-name" + nameSize(tp.card.name), text: tp.card.name }),
+          ]),
+          el("div", { class: "ssl-top-body" }, [
+            el("span", { class: "ssl-card-season", text: tp.card.season }),
+            icon(tp.card.kind, "ssl-top-icon"),
+            tp.card.badge ? el("b", { class: "ssl-top-badge", text: tp.card.badge }) : null,
+            tp.card.kind === "contract"
+              ? el("span", { class: "ssl-top-goods" }, tp.card.goods.map((g) => emptySlot(g, "ssl-slot-small")))
+              : null,
+            (tp.card.kind === "merchant" || tp.card.kind === "delivery") && tp.card.good ? cube(tp.card.good) : null,
+            tp.cargo.length ? el("span", { class: "ssl-top-goods" }, tp.cargo.map((g) => cube(g))) : null,
+          ]),
+        ];
+        const cls = `ssl-top-card ssl-season-${tp.card.season}`;
+        if (m.can_act && tp.legal) {
+          return button(cls + " ssl-legal", `${kai.top_hint} — ${tp.card.name}`,
+            () => send({ kind: "reserve", space: tp.index }), inner, `${title}\n\n${kai.top_hint}`);
+        }
+        return el("div", { class: cls, title }, inner);
+      });
+      const topEmpty = kai.top.every((tp) => !tp.card);
+      topRow = el("section", { class: "ssl-kai-top" + (topEmpty ? " ssl-top-empty" : ""), "aria-label": kai.top_label,
+        title: kai.top_hint }, [
+        el("div", { class: "ssl-kai-top-label" }, [
+          el("b", { text: kai.top_label }),
+          topEmpty ? el("span", { class: "ssl-small", text: kai.top_empty }) : null,
+          !topEmpty && m.can_act && kai.top_click ? el("span", { class: "ssl-top-click", text: kai.top_click }) : null,
+        ]),
+        topEmpty ? null : el("div", { class: "ssl-top-cards" }, tops),
+      ]);
+      const entries = kai.reserved.map((r) => {
+        const title = `${r.card.name} (${r.card.season_name})\n${r.card.text}\n\n${r.title}`;
+        return el("div", {
+          class: "ssl-res" + (r.current ? " ssl-current" : "") + (hlCardsTop.has(r.card.id) ? " ssl-recent" : ""),
+          title,
+        }, [
+          el("div", { class: `ssl-res-card ssl-season-${r.card.season}` }, [
+            icon(r.card.kind, "ssl-chip-icon"),
+            r.card.badge ? el("b", { text: r.card.badge }) : null,
+            el("span", { class: "ssl-res-name", text: r.card.name }),
+          ]),
+          el("div", { class: "ssl-res-foot" }, [
+            worker(r.seat, r.current ? "ssl-decider" : "", r.grey),
+            r.cargo.length ? el("span", { class: "ssl-res-cargo" }, r.cargo.map((g) => cube(g))) : null,
+            el("span", { class: "ssl-res-price", text: r.price_label }),
+          ]),
+          r.current ? el("div", { class: "ssl-decider-label", text: r.decider_label }) : null,
+          r.current && m.can_act ? buyRow(r.buy_label) : null,
+        ]);
+      });
+      const showReserved = entries.length || m.phase === "demand";
+      reservedCol = !showReserved ? null : el("div", { class: "ssl-reserved", "aria-label": kai.reserved_label }, [
+        el("div", { class: "ssl-price ssl-res-head", text: kai.reserved_label }),
+        el("div", { class: "ssl-res-list" }, entries.length ? entries : [
+          el("i", { class: "ssl-res-empty", text: kai.reserved_empty }),
+        ]),
+      ]);
+      // The decisions of the demand, spy and fire steps (each message spelled out, as Python checks them).
+      const decide = {
+        break: () => send({ kind: "break" }),
+        stop: () => send({ kind: "stop" }),
+        double: () => send({ kind: "double" }),
+        insure: () => send({ kind: "insure" }),
+        pass: () => send({ kind: "pass" }),
+      };
+      const barButtons = kaiButtons
+        .filter((b) => decide[b.kind])
+        .map((b) =>
+          button("ssl-btn" + (b.kind === "pass" ? " ssl-btn-pass" : " ssl-btn-buy"), b.label, decide[b.kind], [b.label]),
+        );
+      const fire = kai.fire;
+      const firePanel = fire
+        ? el("div", { class: "ssl-kai-fire", title: fire.card.text }, [
+            el("span", { class: "ssl-fire" }, [icon("fire", "ssl-fire-icon"), el("b", { text: fire.label })]),
+            ...fire.totals.map((x) =>
+              el("span", { class: "ssl-fire-total" + (x.seat === fire.seat ? " ssl-on" : "") }, [
+                worker(x.seat),
+                el("span", { text: x.total }),
+                x.delta ? el("b", { class: x.delta > 0 ? "ssl-plus" : "ssl-minus",
+                                     text: (x.delta > 0 ? "+" : "−") + Math.abs(x.delta) }) : null,
+              ]),
+            ),
+          ])
+        : null;
+      const hintText = m.can_act ? kai.spy_hint || kai.hint : "";
+      const spyHint = hintText ? el("span", { class: "ssl-kai-hint", text: hintText }) : null;
+      if (firePanel || barButtons.length || spyHint) {
+        kaiBar = el("section", { class: "ssl-kai-bar", role: "group" }, [
+          mover !== null && mover !== undefined ? worker(mover) : null,
+          firePanel,
+          spyHint,
+          el("div", { class: "ssl-kai-buttons" }, barButtons),
+        ]);
+      }
+    }
+
     const harbour = el("section", { class: "ssl-harbour" + (quiet ? " ssl-quiet" : "") }, [
-      el("div", { class: "ssl-spaces" }, columns),
+      el("div", { class: "ssl-spaces" }, [...columns, reservedCol]),
       ranking,
     ]);
 
@@ -287,16 +459,18 @@ function render({ model, el: host }) {
           goods[g] ? goods[g].name : g,
           () => {
             selected = on ? selected.filter((x) => x !== i) : [...selected, i];
+            truckSel = null;
             draw();
           },
           [cube(g)],
         );
       });
       const tools = [];
-      if (m.can_act && selGoods.length === 3) {
+      const kConvert = dock.k_convert || 3; // the Harbour Master (Kaispeicher) exchanges 2:1
+      if (m.can_act && selGoods.length === kConvert) {
         const order = (m.goods || []).map((g) => g.id);
         const given = [...selGoods].sort((a, b) => order.indexOf(a) - order.indexOf(b));
-        tools.push(el("span", { class: "ssl-tool-label", text: L.convert_to }));
+        tools.push(el("span", { class: "ssl-tool-label", text: dock.convert_label || L.convert_to }));
         for (const g of order) {
           const text = `convert ${given.join(" ")} to ${g}`;
           if (!legal.has(text)) continue;
@@ -314,14 +488,38 @@ function render({ model, el: host }) {
           tools.push(button("ssl-btn", L.hallsell, () => send({ kind: "hallsell", goods: given }), [L.hallsell]));
         }
       }
+      // Kaispeicher: the Auction Hall takes a good from the stock; Smuggler and Truck act on contracts.
+      const extras = [];
+      if (m.can_act && dock.pending) extras.push(el("b", { class: "ssl-pending", text: dock.pending_label }));
+      if (m.can_act && (dock.auction || []).length) {
+        extras.push(
+          el("span", { class: "ssl-tool-group" }, [
+            icon("auction_hall", "ssl-chip-icon ssl-light"),
+            el("span", { class: "ssl-tool-label", text: dock.auction_label }),
+            ...dock.auction.map((g) =>
+              button("ssl-cube-btn ssl-legal", `${dock.auction_label}: ${goods[g].name}`,
+                () => send({ kind: "auction", good: g }), [cube(g)]),
+            ),
+          ]),
+        );
+      }
+      if (m.can_act && (dock.smuggle || []).length) {
+        extras.push(el("span", { class: "ssl-tool-group" }, [icon("smuggler", "ssl-chip-icon ssl-light"),
+          el("span", { text: dock.smuggle_label })]));
+      }
+      if (m.can_act && (dock.truck || []).length) {
+        extras.push(el("span", { class: "ssl-tool-group" }, [icon("truck", "ssl-chip-icon ssl-light"),
+          el("span", { text: dock.truck_label })]));
+      }
       dockPanel = el("section", { class: "ssl-dock", "aria-label": dock.label }, [
         el("div", { class: "ssl-dock-head" }, [worker(dock.seat), el("b", { text: dock.label })]),
         el("div", { class: "ssl-dock-cubes" }, cubes.length ? cubes : [el("i", { text: L.dock_empty })]),
         el("div", { class: "ssl-dock-tools" }, tools),
-        m.can_act ? el("div", { class: "ssl-dock-hint", text: L.dock_hint }) : null,
+        m.can_act ? el("div", { class: "ssl-dock-hint", text: dock.hint || L.dock_hint }) : null,
         m.can_act && legal.has("done")
           ? button("ssl-btn ssl-btn-done", L.done, () => send({ kind: "done" }), [L.done])
           : null,
+        extras.length ? el("div", { class: "ssl-dock-extras" }, extras) : null,
       ]);
     }
 
@@ -365,12 +563,15 @@ function render({ model, el: host }) {
       el(
         "div",
         { class: "ssl-stock-row" },
-        m.stock.map((s) =>
-          el("span", { class: "ssl-stock-item" + (s.count ? "" : " ssl-zero"), title: goods[s.good].name }, [
-            cube(s.good),
-            el("span", { text: "×" + s.count }),
-          ]),
-        ),
+        m.stock.map((s) => {
+          const inner = [cube(s.good), el("span", { text: "×" + s.count })];
+          if (m.can_act && dock && (dock.auction || []).includes(s.good)) {
+            const tip = `${dock.auction_label}: ${goods[s.good].name}`;
+            return button("ssl-stock-item ssl-target", tip, () => send({ kind: "auction", good: s.good }), inner, tip);
+          }
+          return el("span", { class: "ssl-stock-item" + (s.count ? "" : " ssl-zero"), title: goods[s.good].name },
+            inner);
+        }),
       ),
       el("div", { class: "ssl-box-head ssl-bag" }, [el("b", { text: L.bag }), el("span", { text: m.bag_label })]),
     ]);
@@ -401,6 +602,59 @@ function render({ model, el: host }) {
     // ---- seat areas -------------------------------------------------------------------------------
     const hlSeats = new Set(hl.seats || []);
     const hlCards = new Set(hl.cards || []);
+
+    // A cube on a contract: a Smuggler's target on another seat's contract, or the Truck's cube to move on
+    // the mover's own (Kaispeicher); otherwise just the cube.
+    function contractCube(s, c, g) {
+      if (!dock || !m.can_act || single) return cube(g);
+      const steal = `smuggle ${s.index} ${c.index} ${g}`;
+      if (s.index !== dock.seat && legal.has(steal)) {
+        return button("ssl-cube-btn ssl-target", `${dock.smuggle_label} ${goods[g].name}`,
+          () => send({ kind: "smuggle", seat: s.index, index: c.index, good: g }), [cube(g)], steal);
+      }
+      if (s.index === dock.seat && (dock.truck || []).some((x) => x.startsWith(`truck ${g} ${c.index} `))) {
+        const on = truckSel && truckSel.good === g && truckSel.k === c.index;
+        if (truckSel && !on) return cube(g); // the target contracts are buttons now: no button inside a button
+        return button("ssl-cube-btn" + (on ? " ssl-selected" : " ssl-legal"), `${dock.truck_label} ${goods[g].name}`,
+          (ev) => {
+            ev.stopPropagation();
+            truckSel = on ? null : { good: g, k: c.index };
+            selected = [];
+            draw();
+          }, [cube(g)]);
+      }
+      return cube(g);
+    }
+
+    // A seat's Kaispeicher holdings: break cards, grey workers, delivery points and its special cards.
+    function kaiStrip(s) {
+      const k = s.kai;
+      if (!k) return null;
+      const KL = kai.labels;
+      const items = [];
+      if (k.breaks) {
+        items.push(el("span", { class: "ssl-kai-item", title: KL.breaks_title }, [
+          icon("coffee_break", "ssl-chip-icon"), el("span", { text: k.breaks_label })]));
+      }
+      if (k.grey) {
+        items.push(el("span", { class: "ssl-kai-item", title: KL.grey_title }, [
+          worker(s.index, "", true), el("span", { text: k.grey_label })]));
+      }
+      if (k.delivered || k.delivers) {
+        items.push(el("span", { class: "ssl-kai-item", title: KL.delivered_title }, [
+          icon("delivery", "ssl-chip-icon"), el("span", { text: k.delivered_label })]));
+      }
+      for (const c of k.specials) {
+        items.push(el("span", {
+          class: `ssl-chip ssl-special ssl-use-${c.use} ssl-season-${c.season}` + (c.active ? " ssl-active" : "") +
+            (hlCards.has(c.id) ? " ssl-recent" : ""),
+          title: `${c.name} (${c.season_name})\n${c.text}`,
+        }, [icon(c.kind, "ssl-chip-icon"), el("span", { text: c.name }),
+          el("small", { class: "ssl-use", text: c.use_label })]));
+      }
+      return items.length ? el("div", { class: "ssl-kai-strip", "aria-label": KL.specials }, items) : null;
+    }
+
     const seats = m.seats.map((s) => {
       const act = m.can_act && s.loading && dock;
       const stat = (label, value, title, iconName) =>
@@ -419,14 +673,14 @@ function render({ model, el: host }) {
       ]);
       const stats = el("div", { class: "ssl-stats" }, [
         stat(L.coins, s.coins, L.coins, "coin"),
-        stat(L.track, s.track > 0 ? "+" + s.track : s.track, L.track_hint),
+        stat(L.track, s.track > 0 ? "+" + s.track : s.track, kai ? kai.labels.track_hint : L.track_hint),
         stat(L.score, s.score, m.phase === "over" ? L.final_score + "\n" + breakdown : L.score_hint + "\n" + breakdown),
         stat(L.firemen, s.firemen, L.firemen, "fireman"),
       ]);
       const contracts = s.contracts.map((c) => {
         const target = act && single ? `contract ${single} ${c.index}` : null;
         const ok = target && legal.has(target);
-        const slots = c.slots.map((sl) => (sl.filled ? cube(sl.good) : emptySlot(sl.good)));
+        const slots = c.slots.map((sl) => (sl.filled ? contractCube(s, c, sl.good) : emptySlot(sl.good)));
         const inner = [
           el("span", { class: "ssl-contract-vp", text: c.vp }),
           el("span", { class: "ssl-contract-slots" }, slots),
@@ -440,6 +694,12 @@ function render({ model, el: host }) {
           return button(cls + " ssl-target", target, () => send({ kind: "contract", good: single, index: c.index }),
             inner, title);
         }
+        const truckTo = truckSel && act ? `truck ${truckSel.good} ${truckSel.k} ${c.index}` : null;
+        if (truckTo && legal.has(truckTo)) {
+          const sel = truckSel;
+          return button(cls + " ssl-target", truckTo,
+            () => send({ kind: "truck", good: sel.good, from: sel.k, to: c.index }), inner, title);
+        }
         return el("div", { class: cls, title }, inner);
       });
       const groups = s.groups.map((g) =>
@@ -448,15 +708,21 @@ function render({ model, el: host }) {
           ...g.cards.map((c) => {
             const inner = [
               icon(c.kind, "ssl-chip-icon"),
-              c.kind === "merchant" && c.good ? cube(c.good) : null,
+              (c.kind === "merchant" || c.kind === "delivery") && c.good ? cube(c.good) : null,
               c.badge && c.kind !== "merchant" ? el("b", { text: c.badge }) : null,
-              g.cards.length === 1 || c.kind === "merchant" ? el("span", { text: c.name }) : null,
+              g.cards.length === 1 || c.kind === "merchant" || c.kind === "delivery"
+                ? el("span", { text: c.name })
+                : null,
             ];
             const cls = "ssl-chip ssl-season-" + c.season + (hlCards.has(c.id) ? " ssl-recent" : "");
             const title = `${c.name} (${c.season_name})\n${c.text}`;
             if (act && single && c.kind === "merchant" && c.good === single && legal.has(`sell ${single}`)) {
               return button(cls + " ssl-target", `sell ${single}`, () => send({ kind: "sell", good: single }), inner,
                 title);
+            }
+            if (act && single && c.kind === "delivery" && c.good === single && legal.has(`deliver ${single}`)) {
+              return button(cls + " ssl-target", `deliver ${single}`, () => send({ kind: "deliver", good: single }),
+                inner, title);
             }
             return el("span", { class: cls, title }, inner);
           }),
@@ -504,6 +770,7 @@ function render({ model, el: host }) {
         [
           head,
           stats,
+          kaiStrip(s),
           s.unloading.length
             ? el("div", { class: "ssl-unloading" }, [
                 el("span", { class: "ssl-small", text: L.unloading + ":" }),
@@ -523,7 +790,7 @@ function render({ model, el: host }) {
     const parts = [
       header,
       banner,
-      el("div", { class: "ssl-main" }, [el("div", { class: "ssl-left" }, [harbour, dockPanel]), side]),
+      el("div", { class: "ssl-main" }, [el("div", { class: "ssl-left" }, [topRow, harbour, kaiBar, dockPanel]), side]),
       el("div", { class: "ssl-seats" }, seats),
     ];
     root.replaceChildren(...parts.filter(Boolean));
@@ -531,6 +798,8 @@ function render({ model, el: host }) {
 
   const onModel = () => {
     selected = [];
+    spySel = null;
+    truckSel = null;
     draw();
   };
   const onError = () => {

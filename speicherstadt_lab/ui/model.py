@@ -3,6 +3,9 @@
 Pure Python (no widget library): the board widget syncs what :func:`board_model` returns to the
 browser, and passes every browser message through :func:`click_to_action` before the rules see it.
 Every text is produced here in the chosen language, so the JavaScript view only draws.
+A game with the Kaispeicher expansion adds a ``kai`` part (top row, reserved column, the demand, spy and
+fire decisions), a ``kai`` part per seat, ``grey`` flags per water space and more dock moves; a base game's
+model has none of these keys and is exactly what it was before the expansion.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ..engine.i18n import LANGS, load_messages, messages
+from ..games.speicherstadt import kaispeicher as kai_rules
 from ..games.speicherstadt.render import SEAT_COLOURS
 
 load_messages("speicherstadt")
@@ -34,8 +38,27 @@ CLICK_FIELDS: dict[str, tuple[str, ...]] = {
     "convert": ("goods", "to"),
     "hallsell": ("goods",),
     "done": (),
+    # Kaispeicher
+    "reserve": ("space",),
+    "break": (),
+    "stop": (),
+    "spy": ("space", "level", "space_other", "level_other"),
+    "double": (),
+    "insure": (),
+    "buyfree": (),
+    "deliver": ("good",),
+    "auction": ("good",),
+    "smuggle": ("seat", "index", "good"),
+    "truck": ("good", "from", "to"),
 }
 KINDS = tuple(CLICK_FIELDS)
+DOCK_VERBS = ("contract", "sell", "store", "keep", "deliver")  # moves that take one dock cube somewhere
+# Kaispeicher cards shown as a seat's special cards (not in the card groups): used once, or kept for good
+ONE_SHOT_KINDS = ("spy", "fish_market", "auction_hall", "smuggler", "truck", "fire_chief")
+ABILITY_KINDS = ("insurance", "fire_engine", "harbour_master")
+SPECIAL_KINDS = (*ONE_SHOT_KINDS, *ABILITY_KINDS, "coffee_break", "warehouse_workers")  # the last two: counters
+USE_VERB = {"spy": "spy", "fish_market": "buy free", "auction_hall": "auction", "smuggler": "smuggle",
+            "truck": "truck", "fire_chief": "double", "insurance": "insure"}
 
 
 # ---- small helpers -------------------------------------------------------------------------------
@@ -82,7 +105,8 @@ def short_labels(names: Sequence[str]) -> list[str]:
 def card_text(state: Any, card_id: str, lang: str = "en") -> str:
     """What the card does, in ``lang``, with the card's own values filled in ("" for an unknown kind)."""
     card = state.cat.card(card_id)
-    if not messages.has("card", card.kind):
+    key = "merchant_novp" if card.kind == "merchant" and not card.vp else card.kind
+    if not messages.has("card", key):
         return ""
     setup = state.cat.setup
     args: dict[str, Any] = {
@@ -97,7 +121,7 @@ def card_text(state: Any, card_id: str, lang: str = "en") -> str:
     }
     if card.kind == "delivery":
         args["points"] = card.points  # the delivery's points, not the counting-office table
-    return messages.text("card", card.kind, lang, args, state)
+    return messages.text("card", key, lang, args, state)
 
 
 def _badge(card: Any) -> str:
@@ -108,6 +132,8 @@ def _badge(card: Any) -> str:
         return str(card.strength)
     if card.kind == "bank":
         return f"+{card.income}"
+    if card.kind == "delivery":
+        return f"+{card.points}"
     if card.vp:
         return str(card.vp)
     return ""
@@ -164,13 +190,15 @@ def _contract_slots(card: Any, placed: Sequence[str]) -> list[dict[str, Any]]:
     return slots
 
 
-def _seat_area(state: Any, i: int, lang: str, token: dict[str, Any], winners: list[int]) -> dict[str, Any]:
+def _seat_area(state: Any, i: int, lang: str, token: dict[str, Any], winners: list[int],
+               legal: Sequence[str] = ()) -> dict[str, Any]:
     p = state.player(i)
     cat = state.cat
+    kai = state.kai is not None
     groups: dict[str, dict[str, Any]] = {}
     for cid in p.cards:
         card = cat.card(cid)
-        if card.kind == "contract":
+        if card.kind == "contract" or (kai and card.kind in SPECIAL_KINDS):
             continue
         info = card_info(state, cid, lang)
         g = groups.setdefault(card.kind, {"kind": card.kind, "label": info["kind_name"], "cards": []})
@@ -183,7 +211,7 @@ def _seat_area(state: Any, i: int, lang: str, token: dict[str, Any], winners: li
             "slots": _contract_slots(card, placed), "done": len(placed) == len(card.goods),
         })
     breakdown = state.score_breakdown(i)
-    return {
+    out = {
         **token,
         "coins": p.coins,
         "track": p.track,
@@ -201,6 +229,40 @@ def _seat_area(state: Any, i: int, lang: str, token: dict[str, Any], winners: li
                       else 0, "goods": list(p.warehouse)},
         "hall": {"cap": cat.setup.get("hall_capacity", 1), "goods": list(p.hall)},
         "unloading": list(p.unloading),
+    }
+    if kai:
+        out["firemen"] = kai_rules.firemen_total(state, state.seats[i])  # the Fire Engine's double counts
+        out["kai"] = _seat_kai(state, i, lang, legal if state.to_move == i else ())
+    return out
+
+
+def _seat_kai(state: Any, i: int, lang: str, legal: Sequence[str]) -> dict[str, Any]:
+    """A seat's expansion holdings: break cards and grey workers left, delivery points, special cards."""
+    seat = state.seats[i]
+    verbs = {t.split()[0] if t != "buy free" else "buy free" for t in legal}
+    specials = []
+    for cid in state.player(i).cards:
+        card = state.cat.card(cid)
+        if card.kind not in ONE_SHOT_KINDS + ABILITY_KINDS:
+            continue
+        use = "once" if card.kind in ONE_SHOT_KINDS else "ability"
+        active = USE_VERB.get(card.kind) in verbs or (card.kind == "harbour_master" and "convert" in verbs)
+        specials.append({**card_info(state, cid, lang), "use": use, "use_label": _t("ui", "kai_" + use, lang),
+                         "active": active})
+    if state.kai.truck > 0 and state.phase == "loading" and state.loading_seat == i:
+        truck = next((c for c in state.cat.cards if c.kind == "truck"), None)
+        if truck is not None:
+            specials.append({**card_info(state, truck.id, lang), "use": "in_use", "active": True,
+                             "use_label": _t("ui", "kai_moves_left", lang, n=state.kai.truck)})
+    return {
+        "breaks": seat.breaks,
+        "grey": seat.grey,
+        "delivered": seat.delivered,
+        "delivers": any(seat.delivers),
+        "specials": specials,
+        "breaks_label": _t("ui", "kai_breaks", lang, n=seat.breaks),
+        "grey_label": _t("ui", "kai_grey", lang, n=seat.grey),
+        "delivered_label": _t("ui", "kai_delivered", lang, n=seat.delivered),
     }
 
 
@@ -231,6 +293,8 @@ def _prompt(state: Any, lang: str, viewer: int | None) -> str:
         return ""
     if viewer is not None and viewer != mover:
         return _t("prompt", "waiting", lang, state, seat=mover)
+    if state.kai is not None:
+        return _kai_prompt(state, lang, mover)
     if state.phase == "demand":
         total = state.n_players * state.cat.setup.get("workers", 3)
         left = total - sum(len(c) for c in state.workers)
@@ -238,6 +302,34 @@ def _prompt(state: Any, lang: str, viewer: int | None) -> str:
     if state.phase == "purchase":
         sp = state.space
         return _t("prompt", "purchase", lang, state, seat=mover, card=state.offer[sp], price=state.price(sp))
+    return _t("prompt", "loading", lang, state, seat=mover)
+
+
+def _kai_prompt(state: Any, lang: str, mover: int) -> str:
+    kai = state.kai
+    ph = state.phase
+    if ph == "demand":
+        if kai.left[mover] > 0:
+            total = state.n_players * state.notation.workers
+            return _t("prompt", "kai_demand", lang, state, seat=mover, left=sum(kai.left), total=total)
+        return _t("prompt", "kai_grey", lang, state, seat=mover, n=state.seats[mover].grey)
+    if ph == "spy":
+        return _t("prompt", "kai_spy", lang, state, seat=mover)
+    if ph == "fire":
+        ci, _context, queue = kai.fire
+        kind = queue[0][0]
+        strength = state.cat.cards[ci].strength
+        cost = state.cat.cards[kai_rules.has(state, state.seats[mover], "insurance")].cost if kind == "insure" else 0
+        return _t("prompt", "kai_" + kind, lang, state, seat=mover, points=strength, coins=cost)
+    if ph == "purchase":
+        sp = state.space
+        if sp < len(state.offer_idx):
+            return _t("prompt", "purchase", lang, state, seat=mover, card=state.offer[sp], price=state.price(sp))
+        ci, _w, _cargo = kai.reserved[kai.rpos]
+        return _t("prompt", "kai_reserved", lang, state, seat=mover, card=state.cat.cards[ci].id,
+                  price=len(kai.reserved) - kai.rpos)
+    if ph == "loading" and kai.pending >= 0:
+        return _t("prompt", "kai_pending", lang, state, seat=mover, good=state.goods[kai.pending])
     return _t("prompt", "loading", lang, state, seat=mover)
 
 
@@ -275,11 +367,13 @@ def board_model(state: Any, lang: str = "en", seat: int | None = None, log: Iter
     winners = state.winners() if state.is_over else []
     cap = cat.setup.get("building_spaces", 8)
 
+    kai = state.kai is not None
     spaces = []
     for s, cid in enumerate(state.offer):
-        col = list(state.workers[s])
+        raw = list(state.columns[s])  # raw worker codes: grey workers are seat + 8
+        col = [kai_rules.owner(w) for w in raw]  # a grey worker (Kaispeicher) counts for its owner
         current = state.phase == "purchase" and state.space == s and cid is not None
-        names = [tokens[w]["name"] for w in col]
+        names = [_worker_name(tokens, w, lang) for w in raw]
         spaces.append({
             "index": s,
             "card": card_info(state, cid, lang) if cid is not None else None,
@@ -298,6 +392,8 @@ def board_model(state: Any, lang: str = "en", seat: int | None = None, log: Iter
             "legal": f"place {s}" in legal_set,
             "place_hint": _t("ui", "place_here", lang, price=len(col) + 1),
         })
+        if kai:
+            spaces[-1]["grey"] = [w >= kai_rules.GREY for w in raw]
 
     pile_view = state.view(None)["pile"]
     seasons = cat.setup.get("seasons", sorted(pile_view["by_season"]))
@@ -318,7 +414,7 @@ def board_model(state: Any, lang: str = "en", seat: int | None = None, log: Iter
     dock = None
     if state.phase == "loading" and mover is not None:
         goods = list(state.dock_goods)
-        moves = {g: [t for t in legal if t.split()[0] in ("contract", "sell", "store", "keep") and t.split()[1] == g]
+        moves = {g: [t for t in legal if t.split()[0] in DOCK_VERBS and t.split()[1] == g]
                  for g in dict.fromkeys(goods)}
         dock = {
             "seat": mover,
@@ -331,9 +427,11 @@ def board_model(state: Any, lang: str = "en", seat: int | None = None, log: Iter
             "take_labels": {t: _t("ui", "take_back", lang, state, good=t.split()[1])
                             for t in legal if t.startswith("take ")},
         }
+        if kai:
+            dock.update(_dock_kai(state, lang, mover, legal))
 
     history = [*log, state]
-    return {
+    model = {
         "format": MODEL_FORMAT,
         "lang": lang,
         "title": "Die Speicherstadt",
@@ -342,7 +440,7 @@ def board_model(state: Any, lang: str = "en", seat: int | None = None, log: Iter
         "last_round": bool(getattr(state, "last_round", False)) and not state.is_over,
         "phase": state.phase,
         "phases": [{"id": ph, "name": _t("phase", ph, lang), "current": ph == state.phase}
-                   for ph in ("demand", "purchase", "loading")] if not state.is_over else
+                   for ph in _phase_ids(state)] if not state.is_over else
                   [{"id": "over", "name": _t("phase", "over", lang), "current": True}],
         "to_move": mover,
         "first": state.first,
@@ -351,7 +449,7 @@ def board_model(state: Any, lang: str = "en", seat: int | None = None, log: Iter
         "prompt": _prompt(state, lang, seat),
         "legal": legal,
         "goods": _goods(state, lang),
-        "seats": [_seat_area(state, i, lang, tokens[i], winners) for i in range(state.n_players)],
+        "seats": [_seat_area(state, i, lang, tokens[i], winners, legal) for i in range(state.n_players)],
         "spaces": spaces,
         "pile": pile,
         "discard": discard,
@@ -365,6 +463,162 @@ def board_model(state: Any, lang: str = "en", seat: int | None = None, log: Iter
         "log": _log(history, lang),
         "labels": _labels(lang),
     }
+    if kai:
+        model["kai"] = _kai_model(state, lang, legal, tokens)
+    return model
+
+
+def _worker_name(tokens: list[dict[str, Any]], worker: int, lang: str) -> str:
+    name = tokens[kai_rules.owner(worker)]["name"]
+    return _t("ui", "kai_grey_worker", lang, name=name) if worker >= kai_rules.GREY else name
+
+
+def _phase_ids(state: Any) -> list[str]:
+    """The phases of a round, as the strip shows them; the spy and fire steps only while they run."""
+    ids = ["demand", "purchase", "loading"]
+    if state.kai is None:
+        return ids
+    if state.phase == "spy":
+        ids.insert(1, "spy")
+    elif state.phase == "fire":
+        end = state.kai.fire and state.kai.fire[1] == "end"
+        ids.insert(len(ids) if end else 0, "fire")
+    return ids
+
+
+def _dock_kai(state: Any, lang: str, mover: int, legal: Sequence[str]) -> dict[str, Any]:
+    """The expansion's part of the dock: deliveries, Auction Hall, Smuggler, Truck, the exchange rate."""
+    kai = state.kai
+    seat = state.seats[mover]
+    k_convert = seat.k_convert or state.notation.k_convert
+    of = {v: [t for t in legal if t.split()[0] == v] for v in ("deliver", "auction", "smuggle", "truck")}
+    pending = state.goods[kai.pending] if kai.pending >= 0 else None
+    truck_left = kai.truck if kai.truck > 0 else next(
+        (state.cat.cards[c].moves for c in seat.cards if state.cat.cards[c].kind == "truck"), 0)
+    return {
+        "k_convert": k_convert,
+        "hint": _t("ui", "kai_dock_hint", lang, k=k_convert) if seat.k_convert else _t("ui", "dock_hint", lang),
+        "convert_label": _t("ui", "kai_convert_to", lang, k=k_convert),
+        "deliver": of["deliver"],
+        "auction": [t.split()[1] for t in of["auction"]],
+        "auction_label": _t("ui", "kai_auction", lang),
+        "smuggle": of["smuggle"],
+        "smuggle_label": _t("ui", "kai_smuggle", lang),
+        "truck": of["truck"],
+        "truck_label": _t("ui", "kai_truck", lang, n=truck_left),
+        "pending": pending,
+        "pending_label": _t("ui", "kai_pending", lang, state, good=pending) if pending else "",
+    }
+
+
+def _kai_model(state: Any, lang: str, legal: Sequence[str], tokens: list[dict[str, Any]]) -> dict[str, Any]:
+    """Everything the view draws for the Kaispeicher expansion: the top row, the reserved column, and the
+    decisions of the demand, spy and fire steps and of a reserved card's purchase."""
+    kai = state.kai
+    legal_set = set(legal)
+    n_res = len(kai.reserved)
+    top = []
+    for s, ci in enumerate(kai.top):
+        action = f"reserve {s}"
+        top.append({
+            "index": s,
+            "card": card_info(state, state.cat.cards[ci].id, lang) if ci >= 0 else None,
+            "cargo": [state.goods[g] for g in kai.top_cargo[s]] if ci >= 0 else [],
+            "action": action,
+            "legal": action in legal_set,
+        })
+    resolving = state.phase == "purchase" and state.space >= len(state.offer_idx) and state.to_move is not None
+    reserved = []
+    for k in range(kai.rpos, n_res):
+        ci, w, cargo = kai.reserved[k]
+        who = kai_rules.owner(w)
+        price = n_res - k
+        current = resolving and k == kai.rpos
+        reserved.append({
+            "pos": k,
+            "card": card_info(state, state.cat.cards[ci].id, lang),
+            "cargo": [state.goods[g] for g in cargo],
+            "seat": who,
+            "grey": w >= kai_rules.GREY,
+            "price": price,
+            "price_label": _t("ui", "price", lang, price=price),
+            "title": _t("ui", "kai_reserved_by", lang, name=_worker_name(tokens, w, lang), price=price),
+            "current": current,
+            "decider_label": _t("ui", "deciding", lang, state, seat=who) if current else "",
+            "buy_label": _t("ui", "buy", lang, price=price) if current else "",
+        })
+    buttons = []
+    for verb, key in (("break", "kai_break"), ("stop", "kai_stop"), ("double", "kai_double"),
+                      ("insure", "kai_insure"), ("buy free", "kai_free")):
+        if verb in legal_set:
+            buttons.append({"kind": "buyfree" if verb == "buy free" else verb, "action": verb,
+                            "label": _kai_button(state, key, lang)})
+    if state.phase in ("spy", "fire") and "pass" in legal_set:
+        buttons.append({"kind": "pass", "action": "pass", "label": _t("ui", f"kai_{state.phase}_pass", lang)})
+    hint = ""
+    if "stop" in legal_set:
+        hint = _t("ui", "kai_stop_hint", lang)
+    elif "break" in legal_set:
+        hint = _t("ui", "kai_break_hint", lang)
+    spy: dict[str, list[list[int]]] = {}
+    for t in legal:
+        if t.startswith("spy "):
+            s1, l1, s2, l2 = (int(x) for x in t.split()[1:])
+            spy.setdefault(f"{s1} {l1}", []).append([s2, l2])
+    return {
+        "top": top,
+        "top_label": _t("ui", "kai_top", lang),
+        "top_hint": _t("ui", "kai_top_hint", lang, price=n_res + 1),
+        "top_click": _t("ui", "kai_top_click", lang) if any(x["legal"] for x in top) else "",
+        "top_empty": _t("ui", "kai_top_empty", lang),
+        "reserved": reserved,
+        "reserved_label": _t("ui", "kai_reserved", lang),
+        "reserved_empty": _t("ui", "kai_reserved_empty", lang),
+        "buttons": buttons,
+        "hint": hint,
+        "spy": spy,
+        "spy_hint": _t("ui", "kai_spy_hint", lang) if spy else "",
+        "fire": _fire(state, lang, tokens),
+        "labels": {k: _t("ui", "kai_" + k, lang) for k in ("breaks_title", "grey_title", "delivered_title",
+                                                            "specials", "track_hint", "free_title")},
+    }
+
+
+def _kai_button(state: Any, key: str, lang: str) -> str:
+    mover = state.to_move
+    seat = state.seats[mover]
+    if key == "kai_break":
+        return _t("ui", key, lang, n=seat.breaks)
+    if key in ("kai_double", "kai_insure"):
+        ci = state.kai.fire[0]
+        ins = kai_rules.has(state, seat, "insurance")
+        return _t("ui", key, lang, points=state.cat.cards[ci].strength,
+                  coins=state.cat.cards[ins].cost if ins >= 0 else 0)
+    return _t("ui", key, lang)
+
+
+def _fire(state: Any, lang: str, tokens: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The fire waiting for a Fire Chief's or an Insurance's decision, with every seat's firemen total."""
+    kai = state.kai
+    if not kai.fire:
+        return None
+    ci, context, queue = kai.fire
+    card = state.cat.cards[ci]
+    sums = [kai_rules.firemen_total(state, s) for s in state.seats]
+    hi, lo = max(sums), min(sums)
+    totals = [{"seat": i, "total": v, "delta": card.strength if v == hi else -card.strength if v == lo else 0}
+              for i, v in enumerate(sums)]
+    kind, seat = queue[0]
+    return {
+        "card": card_info(state, card.id, lang),
+        "strength": card.strength,
+        "context": context,
+        "decision": kind,
+        "seat": seat,
+        "totals": totals,
+        "label": _t("ui", "kai_fire", lang, state, card=card.id, points=card.strength),
+        "waiting": [s for _k, s in queue[1:]],
+    }
 
 
 def highlight(state: Any, previous: Any | None = None) -> dict[str, Any]:
@@ -376,14 +630,15 @@ def highlight(state: Any, previous: Any | None = None) -> dict[str, Any]:
     offers = [state.offer] + ([previous.offer] if previous is not None else [])
     for e in state.events:
         a = e.args
-        if isinstance(a.get("space"), int):
-            spaces.append(a["space"])
+        for key in ("space", "space_other"):
+            if isinstance(a.get(key), int) and a[key] >= 0:  # the expansion's only_space has -1
+                spaces.append(a[key])
         if e.key in ("buy", "pass", "pass_last", "cannot_pay", "discard", "discard_cargo"):
             for offer in offers:
                 if a.get("card") in offer:
                     spaces.append(list(offer).index(a["card"]))
                     break
-        if e.key == "buy":
+        if e.key in ("buy", "reserve"):
             cards.append(a["card"])
         if isinstance(a.get("seat"), int) and e.key not in ("round", "metal_coin", "income", "final"):
             seats.append(a["seat"])
@@ -474,7 +729,34 @@ def click_to_action(state: Any, msg: Any) -> str:
             raise ClickError("choice", field="source", allowed="warehouse, hall", got=show_value(source))
         return f"take {good} {source}"
     if kind == "convert":
-        given = _goods_list(state, msg, "goods", state.cat.setup.get("hall_convert", 3))
+        given = _goods_list(state, msg, "goods", _convert_count(state))
         return f"convert {' '.join(given)} to {_good(state, msg, 'to')}"
-    given = _goods_list(state, msg, "goods", state.cat.setup.get("hall_sell", 2))
-    return f"hallsell {' '.join(given)}"
+    if kind == "hallsell":
+        given = _goods_list(state, msg, "goods", state.cat.setup.get("hall_sell", 2))
+        return f"hallsell {' '.join(given)}"
+    return _kai_click(state, kind, msg)
+
+
+def _convert_count(state: Any) -> int:
+    """Cubes given in one exchange: the market hall's 3, or the Harbour Master's 2 for its owner."""
+    k = state.cat.setup.get("hall_convert", 3)
+    if state.kai is not None and state.phase == "loading" and state.to_move is not None:
+        return state.seats[state.to_move].k_convert or k
+    return k
+
+
+def _kai_click(state: Any, kind: str, msg: dict[str, Any]) -> str:
+    """The notation of the expansion's clicks (shape only, like the base game's: the rules judge them)."""
+    if kind in ("break", "stop", "double", "insure"):
+        return kind
+    if kind == "buyfree":
+        return "buy free"
+    if kind == "reserve":
+        return f"reserve {_int(msg, 'space')}"
+    if kind == "spy":
+        return "spy " + " ".join(str(_int(msg, f)) for f in ("space", "level", "space_other", "level_other"))
+    if kind in ("deliver", "auction"):
+        return f"{kind} {_good(state, msg, 'good')}"
+    if kind == "smuggle":
+        return f"smuggle {_int(msg, 'seat')} {_int(msg, 'index')} {_good(state, msg, 'good')}"
+    return f"truck {_good(state, msg, 'good')} {_int(msg, 'from')} {_int(msg, 'to')}"

@@ -267,8 +267,8 @@ def demand_step(state: State, ev: list[Event]) -> bool:
             state._legal = legal
             return True
         # Only one thing to do: a grey-worker turn with nowhere to go (stop), or one space left.
-        ev.append(_ev(Event, ("only_space", {"seat": i, "space": -1})) if legal[0].kind != "stop" else
-                  _ev(Event, ("grey_stop", {"seat": i})))
+        if legal[0].kind != "stop":  # a grey worker's "stop" tells its own story
+            ev.append(_ev(Event, ("forced", {"seat": i, "action": legal[0].text})))
         state._legal = None
         _RULES_DEMAND[legal[0].kind](state, legal[0], ev)
         return demand_step(state, ev)
@@ -712,12 +712,12 @@ def r_truck(state: State, a: Action, ev: list[Event]) -> None:
     cs[k1] = (c1, tuple(rest))
     cs[k2] = (c2, (*placed2, g))
     seat.contracts = tuple(cs)
+    ev.append(_ev(Event, ("truck", {"seat": i, "good": name, "k": k1, "k_to": k2})))
     moves = state.kai.truck
     if card >= 0 and moves <= 0:
         moves = state.cat.cards[card].moves
         drop(state, i, card, ev)
     state.kai = state.kai._replace(truck=moves - 1)
-    ev.append(_ev(Event, ("truck", {"seat": i, "good": name, "k": k1, "k_to": k2})))
 
 
 def end_loading_turn(state: State) -> None:

@@ -439,8 +439,13 @@ class State:
 
     @property
     def workers(self) -> tuple[tuple[int, ...], ...]:
-        """Per water space, the seats of the workers above it, lowest first."""
-        return tuple(self.columns)
+        """Per water space, the seats of the workers above it, lowest first (a grey worker: its owner)."""
+        return tuple(tuple(w & 7 for w in col) for col in self.columns)
+
+    @property
+    def grey_workers(self) -> tuple[tuple[bool, ...], ...]:
+        """Per water space and level, whether the worker there is a grey one (Kaispeicher's Warehouse Workers)."""
+        return tuple(tuple(w >= 8 for w in col) for col in self.columns)
 
     def price(self, space: int) -> int:
         return len(self.columns[space])
