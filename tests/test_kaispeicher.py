@@ -403,7 +403,8 @@ def test_grey_workers_come_after_the_own_workers_and_buy_for_their_owner() -> No
     assert texts(s, "discarded", "de") == ["Lagerarbeiter von Rot ist aufgebraucht und kommt auf den Ablagestapel."]
     assert s.player(0).grey_workers == 0 and "warehouse_workers" not in s.player(0).cards
     assert "warehouse_workers" in s.to_dict()["discard"]
-    assert s.phase == "purchase" and s.workers == ((1, 1, 1, 1, 8), (0, 8), (0, 0, 0))
+    assert s.phase == "purchase" and s.columns == [(1, 1, 1, 1, 8), (0, 8), (0, 0, 0)]  # grey: seat + 8
+    assert s.workers == ((1, 1, 1, 1, 0), (0, 0), (0, 0, 0))
     # Blue passes on the Lighthouse at 5, 4, 3 and 2; then Red's grey worker is lowest and buys for Red at 1.
     s = play(s, "pass", "pass", "pass", "pass")
     assert s.to_move == 0 and s.price(0) == 1
