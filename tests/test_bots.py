@@ -224,3 +224,30 @@ def test_mcts_and_analysis_work_on_any_protocol_game():
     ranked = compare_actions(toy, rollouts=200, seed=1)
     assert ranked["action"].iloc[-1] == "burn"
     assert evaluate(toy, rollouts=50, seed=1)["win_prob"].sum() == pytest.approx(1.0)
+
+
+def test_bots_play_kaispeicher_games_and_greedy_beats_random_there() -> None:
+    """Every bot handles the expansion's phases and actions (reserve, spy, fire decisions, new loading verbs)."""
+    seen: set[str] = set()
+    for seed in range(3):
+        s = sl.new_game(players=4, seed=seed, expansion="kaispeicher")
+        bots = [make_bot("greedy", seed=i) for i in range(4)]
+        while not s.is_over:
+            a = bots[s.to_move].choose(s.observe(s.to_move))
+            assert a in s.legal_actions()
+            seen.add(a.kind)
+            s = s.apply(a)
+        assert s.round == 10
+    assert {"reserve", "place", "buy", "done"} <= seen
+    df = sl.simulate(16, 4, ["greedy", "random", "random", "random"], seed=3, executor="serial", progress=False,
+                     rotate=True, expansion="kaispeicher")
+    assert df.groupby("bot")["win_share"].mean()["greedy"] > 0.5
+
+
+def test_mcts_chooses_legal_actions_in_a_kaispeicher_game() -> None:
+    s = sl.new_game(players=3, seed=5, expansion="kaispeicher")
+    bot = make_bot("mcts:iterations=12", seed=1)
+    for _ in range(14):
+        a = bot.choose(s.observe(s.to_move))
+        assert a in s.legal_actions()
+        s = s.apply(a)

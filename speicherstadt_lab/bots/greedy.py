@@ -29,8 +29,8 @@ _EPS = 0.01  # loading actions worth less than this are not worth doing: the sea
 class _SeatFacts:
     """One seat's holdings, read once per decision from the public surface."""
 
-    __slots__ = ("chamber", "coins", "contracts", "cv", "firemen", "hall", "has_warehouse", "missing_total",
-                 "offices", "port", "sells", "ships", "warehouse")
+    __slots__ = ("chamber", "coins", "contracts", "cv", "delivers", "firemen", "hall", "has_warehouse", "kinds",
+                 "missing_total", "offices", "port", "sells", "ships", "warehouse")
 
     def __init__(self, view: Any, by_id: dict[str, Any]) -> None:
         self.coins: int = view.coins
@@ -45,9 +45,13 @@ class _SeatFacts:
         self.port = any(c.kind == "port" for c in cards)
         self.chamber = any(c.kind == "chamber_of_commerce" for c in cards)
         self.sells: Counter[str] = Counter()
+        self.delivers: Counter[str] = Counter()  # Kaispeicher's delivery buildings: points per cube
         for c in cards:
             if c.kind == "merchant":
                 self.sells[c.good] += c.coins
+            elif c.kind == "delivery":
+                self.delivers[c.good] += c.points
+        self.kinds: Counter[str] = Counter(c.kind for c in cards)
         self.missing_total = sum(len(c.goods) - len(p) for c, p in self.contracts)
         self.cv = 1.0
 
@@ -70,7 +74,7 @@ class SpeicherstadtHeuristic:
         self.office_points: list[int] = list(cat.setup["counting_office_points"])
         self.hall_cap: int = cat.setup["hall_capacity"]
         self.warehouse_cap: int = cat.setup["warehouse_capacity"]
-        self.workers: int = cat.setup["workers"]
+        self.workers: int = s.notation.workers
         self.phase: str = s.phase
         self.rounds_after = max(0, self.total_rounds - s.round)  # full rounds after the current one
         # Public multiset of the pile (its order is hidden; only kinds and counts are used).
@@ -81,6 +85,18 @@ class SpeicherstadtHeuristic:
         self.offer = [self.by_id[c] if c is not None else None for c in s.offer]
         self.cargo = [list(c) for c in s.cargo]
         self.columns = [list(c) for c in s.workers]
+        # Kaispeicher: the top row and the reservation column follow the water spaces as "virtual spaces"
+        # so every card is valued the same way; they have no building spaces (empty columns).
+        self.top_at = self.res_at = len(self.offer)
+        kai = getattr(s, "kai", None)
+        if kai is not None:
+            self.offer += [cat.cards[c] if c >= 0 else None for c in kai.top]
+            self.cargo += [[s.goods[g] for g in cs] for cs in kai.top_cargo]
+            self.res_at = len(self.offer)
+            self.offer += [cat.cards[c] for c, _w, _cs in kai.reserved]
+            self.cargo += [[s.goods[g] for g in cs] for _c, _w, cs in kai.reserved]
+            self.columns += [[] for _ in range(len(self.offer) - len(self.columns))]
+        self.kai = kai
         self.ships_now = sum(1 for c in self.offer if c is not None and c.kind == "ship")
         self._seats: list[_SeatFacts | None] = [None] * self.n
         self._base_cv = 0.05 if self.rounds_after == 0 else min(1.0, 0.35 + 0.2 * self.rounds_after)
@@ -262,6 +278,39 @@ class SpeicherstadtHeuristic:
             return card.vp_per_coin * (f.coins + 1.0 * r)
         if kind == "port":
             return card.vp_per_ship * (f.ships + self.expected_ships(seat, include_current=True) * 0.8)
+        return self._kai_card_value(seat, card, f)
+
+    def _kai_card_value(self, seat: int, card: Any, f: _SeatFacts) -> float:
+        """Kaispeicher's cards, in the same units (points), judged by what is left of the game."""
+        kind, r = card.kind, self.rounds_after
+        ships = self.ships_future + self.ships_now
+        fires = len(self.fires_future)
+        if kind == "delivery":
+            in_sight = 0.3 * sum(c.count(card.good) for c in self.cargo)
+            return card.points * (3 * ships / 8 / self.n * 1.2 * 0.6 + in_sight)
+        if kind == "press":
+            return card.vp_per_fireman * (f.kinds["fireman"] + 0.3 * r)
+        if kind == "mayor":
+            return 2.0 + 0.3 * f.kinds["building"]  # doubles the best pure point building the seat will own
+        if kind == "harbour_tour":
+            return card.vp_per_building * (f.kinds["building"] + 0.2 * r)
+        if kind == "deichtorhallen":
+            return card.vp_per_trader * (f.kinds["merchant"] + 0.2 * r)
+        if kind == "accountant":
+            return card.vp_per_contract * (len(f.contracts) + 0.3 * r)
+        if kind in ("savings_bank", "thief"):
+            coins = card.coins if kind == "savings_bank" else card.coins * (self.n - 1)
+            return f.cv * coins
+        if kind == "fire_engine":
+            return 0.5 * fires * (1.0 if f.firemen else 0.3)
+        if kind == "fire_chief":
+            return 0.6 * (sum(self.fires_future) / max(1, fires)) if fires else 0.0
+        if kind == "insurance":
+            return 0.5 * sum(self.fires_future) / max(1, self.n)
+        if kind in ("fish_market", "warehouse_workers"):
+            return 1.5 if r else 0.0
+        if kind in ("auction_hall", "smuggler", "truck", "spy", "coffee_break", "harbour_master"):
+            return 1.0 if r else 0.2
         return 0.0
 
     def surplus(self, seat: int, space: int, price: int) -> float:
@@ -297,7 +346,27 @@ class SpeicherstadtHeuristic:
             return self._purchase_values(actions)
         if self.phase == "loading":
             return self._loading_values(actions)
+        if self.phase == "fire":
+            ci = self.kai.fire[0]
+            strength = self.state.cat.cards[ci].strength
+            return [strength - 2.5 if a.kind == "double" else strength - self.seat(self.state.to_move).cv * 2
+                    if a.kind == "insure" else 0.0 for a in actions]
+        if self.phase == "spy":
+            return [self._spy_value(a) for a in actions]
         return [0.0] * len(actions)
+
+    def _spy_value(self, a: Action) -> float:
+        """Swapping a worker: worth it when it puts me first in line for a card I want (else keep the Spy)."""
+        if a.kind != "spy":
+            return 0.3
+        me = self.state.to_move
+        s1, l1, s2, l2 = a.args
+        gain = 0.0
+        if l2 == 0:
+            gain += max(0.0, self.surplus(me, s2, len(self.columns[s2])))
+        if l1 == 0:
+            gain -= max(0.0, self.surplus(me, s1, len(self.columns[s1])))
+        return gain
 
     def _demand_values(self, actions: list[Action]) -> list[float]:
         """Placing a worker: chance to end up first in line times the card's surplus over the likely price."""
@@ -309,6 +378,9 @@ class SpeicherstadtHeuristic:
         committed = sum(len(c) for c in self.columns if c and c[0] == me)
         out = []
         for a in actions:
+            if a.kind in ("reserve", "break", "stop"):
+                out.append(self._kai_demand_value(a, me))
+                continue
             s = a.args[0]
             col = self.columns[s]
             pos = len(col)
@@ -341,10 +413,25 @@ class SpeicherstadtHeuristic:
             out.append(deny + (p_get * (gain + 0.15 * max(0.0, rivals)) if gain > 0 else 0.0))
         return out
 
+    def _kai_demand_value(self, a: Action, me: int) -> float:
+        """Reserving a top-row card (only I may buy it, at about the column's size), or waiting."""
+        if a.kind == "reserve":
+            space = self.top_at + a.args[0]
+            price = len(self.kai.reserved) + 1.5
+            gain = self.card_value(me, space) - self.seat(me).cv * price
+            return gain if gain > 0 else 0.0
+        return 0.05 if a.kind == "break" else 0.0
+
     def _purchase_values(self, actions: list[Action]) -> list[float]:
         """Buying: the card's surplus over the price, unless coins are better kept for a later card."""
         me = self.state.to_move
         space = self.state.space
+        if space >= self.top_at:  # Kaispeicher: a reserved card, bought only by its reserver
+            vspace = self.res_at + self.kai.rpos
+            price = len(self.kai.reserved) - self.kai.rpos
+            value = self.card_value(me, vspace)
+            return [value - 1.5 if a.args == ("free",) else
+                    value - self.seat(me).cv * price if a.kind == "buy" else 0.0 for a in actions]
         col = self.columns[space]
         price = len(col)
         f = self.seat(me)
@@ -362,7 +449,8 @@ class SpeicherstadtHeuristic:
                         buy = min(buy, -0.01)
                     if later > 0:
                         left -= len(c)
-        return [buy if a.kind == "buy" else 0.0 for a in actions]
+        free = self.card_value(me, space) - 1.5  # the Fish Market is worth keeping for a better card
+        return [free if a.args == ("free",) else buy if a.kind == "buy" else 0.0 for a in actions]
 
     def _alt(self, seat: int, good: str, hallsell: bool = True) -> float:
         """Best simple use of one dock cube other than a contract or conversion."""
@@ -405,6 +493,15 @@ class SpeicherstadtHeuristic:
                 v = self.best_contract_gain(me, target) - sum(self._alt(me, g) for g in given)
             elif kind == "hallsell":
                 v = f.cv - sum(self._alt(me, g, hallsell=False) for g in args)
+            elif kind == "deliver":
+                v = float(f.delivers[args[0]])
+            elif kind in ("auction", "smuggle"):
+                g = args[-1]
+                v = max(self.best_contract_gain(me, g), float(f.delivers[g]), f.cv * f.sells[g]) - 0.8
+            elif kind == "truck":
+                g, k1, k2 = args
+                c1, placed1 = f.contracts[k1]
+                v = self.contract_gain(me, k2, g) - (c1.vp if len(placed1) == len(c1.goods) else 0.3)
             else:  # done: the remaining dock cubes expire
                 v = _EPS
             out.append(v)
