@@ -7,8 +7,9 @@ Usage (from the repository root):
 
 Each file is one seeded game of Die Speicherstadt played by ``RandomBot``s through ``play_game``: the
 players, the game seed, the bots' seeds, the actions in notation and the outcome (rounds, scores, score
-breakdowns, coins, winners). The files are regression data: regenerate them only after a deliberate
-change of the rules or of the random bot, and say so in the commit.
+breakdowns, coins, winners). ``speicherstadt_<n>p.json`` are base games; ``kaispeicher_<n>p.json`` are games
+with the Kaispeicher expansion (their record says ``"expansion": "kaispeicher"``). The files are regression
+data: regenerate them only after a deliberate change of the rules or of the random bot, and say so in the commit.
 
 A seeded ``RandomBot`` chooses the same in every process (its per-decision seed is a CRC of the
 observation), so running this script again on unchanged rules rewrites identical files; ``--check``
@@ -35,6 +36,8 @@ GOLDEN = Path(__file__).resolve().parent / "golden"
 FORMAT = "speicherstadt-lab/golden/1"
 #: (players, game seed) of each golden file.
 GAMES = ((2, 101), (3, 202), (4, 303), (5, 404))
+#: (players, game seed) of each golden file with the Kaispeicher expansion.
+KAI_GAMES = ((2, 111), (3, 222), (4, 333), (5, 444))
 MAX_STEPS = 3000
 
 
@@ -43,14 +46,15 @@ def bot_seeds(players: int, seed: int) -> list[int]:
     return [1000 * seed + seat for seat in range(players)]
 
 
-def generate(players: int, seed: int) -> dict[str, Any]:
-    """The golden record of one bot game."""
+def generate(players: int, seed: int, expansion: str | None = None) -> dict[str, Any]:
+    """The golden record of one bot game (base game records have no ``expansion`` field)."""
     seeds = bot_seeds(players, seed)
-    final, actions = play_game(sl.new_game(players=players, seed=seed), [RandomBot(seed=b) for b in seeds],
-                               max_steps=MAX_STEPS)
+    final, actions = play_game(sl.new_game(players=players, seed=seed, expansion=expansion),
+                               [RandomBot(seed=b) for b in seeds], max_steps=MAX_STEPS)
     return {
         "format": FORMAT,
         "game": "speicherstadt",
+        **({"expansion": expansion} if expansion is not None else {}),
         "players": players,
         "seed": seed,
         "bots": [{"bot": "random", "seed": b} for b in seeds],
@@ -64,8 +68,8 @@ def generate(players: int, seed: int) -> dict[str, Any]:
     }
 
 
-def path_for(players: int) -> Path:
-    return GOLDEN / f"speicherstadt_{players}p.json"
+def path_for(players: int, expansion: str | None = None) -> Path:
+    return GOLDEN / f"{expansion or 'speicherstadt'}_{players}p.json"
 
 
 def dumps(record: dict[str, Any]) -> str:
@@ -73,14 +77,51 @@ def dumps(record: dict[str, Any]) -> str:
     return json.dumps(record, indent=1, ensure_ascii=False) + "\n"
 
 
+#: (players, game seed) of each Packet Row golden file (``packet_row_<n>p.json``).
+PACKET_ROW_GAMES = ((2, 505), (3, 606), (4, 707), (5, 808))
+
+
+def generate_packet_row(players: int, seed: int) -> dict[str, Any]:
+    """The golden record of one Packet Row bot game (money instead of coins)."""
+    seeds = bot_seeds(players, seed)
+    final, actions = play_game(sl.new_game("packet_row", players=players, seed=seed),
+                               [RandomBot(seed=b) for b in seeds], max_steps=MAX_STEPS)
+    return {
+        "format": FORMAT,
+        "game": "packet_row",
+        "players": players,
+        "seed": seed,
+        "bots": [{"bot": "random", "seed": b} for b in seeds],
+        "rounds": final.round,
+        "decisions": len(actions),
+        "scores": list(final.scores()),
+        "breakdowns": [final.score_breakdown(i) for i in range(players)],
+        "money": list(final.money),
+        "winners": final.winners(),
+        "actions": actions,
+    }
+
+
+def _emit(path: Path, text: str, check: bool, changed: list[str]) -> None:
+    """Write ``text`` to ``path``, or with ``check`` note the file in ``changed`` if it differs."""
+    if check:
+        if not path.exists() or path.read_text(encoding="utf-8") != text:
+            changed.append(path.name)
+    else:
+        GOLDEN.mkdir(exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        print(f"wrote {path.relative_to(ROOT)}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="compare with the stored files instead of writing")
     args = parser.parse_args(argv)
     changed = []
-    for players, seed in GAMES:
-        text = dumps(generate(players, seed))
-        path = path_for(players)
+    games = [(p, s, None) for p, s in GAMES] + [(p, s, "kaispeicher") for p, s in KAI_GAMES]
+    for players, seed, expansion in games:
+        text = dumps(generate(players, seed, expansion))
+        path = path_for(players, expansion)
         if args.check:
             if not path.exists() or path.read_text(encoding="utf-8") != text:
                 changed.append(path.name)
@@ -88,6 +129,8 @@ def main(argv: list[str] | None = None) -> int:
             GOLDEN.mkdir(exist_ok=True)
             path.write_text(text, encoding="utf-8")
             print(f"wrote {path.relative_to(ROOT)}")
+    for players, seed in PACKET_ROW_GAMES:
+        _emit(GOLDEN / f"packet_row_{players}p.json", dumps(generate_packet_row(players, seed)), args.check, changed)
     if changed:
         print(f"differs from a fresh generation: {', '.join(changed)}")
         return 1

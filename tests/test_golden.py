@@ -20,7 +20,8 @@ import speicherstadt_lab as sl
 
 HERE = Path(__file__).resolve().parent
 GOLDEN = HERE / "golden"
-FILES = sorted(GOLDEN.glob("*.json"))
+FILES = sorted(p for p in GOLDEN.glob("*.json") if not p.name.startswith("packet_row_"))
+PACKET_ROW_FILES = sorted(GOLDEN.glob("packet_row_*.json"))
 
 
 def _load(path: Path) -> dict[str, Any]:
@@ -28,8 +29,15 @@ def _load(path: Path) -> dict[str, Any]:
 
 
 def test_golden_files_cover_every_player_count() -> None:
-    counts = sorted(_load(p)["players"] for p in FILES)
+    counts = sorted(_load(p)["players"] for p in FILES if "expansion" not in _load(p))
     assert counts == [2, 3, 4, 5], f"golden files for {counts} players in {GOLDEN}"
+
+
+def test_kaispeicher_golden_files_cover_every_player_count() -> None:
+    kai = [_load(p) for p in FILES if p.name.startswith("kaispeicher_")]
+    assert all(r["expansion"] == "kaispeicher" for r in kai)
+    assert sorted(r["players"] for r in kai) == [2, 3, 4, 5], f"Kaispeicher golden files in {GOLDEN}"
+    assert {r["players"]: r["rounds"] for r in kai} == {2: 16, 3: 12, 4: 10, 5: 8}
 
 
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
@@ -37,7 +45,7 @@ def test_golden_replay(path: Path) -> None:
     rec = _load(path)
     assert rec["format"] == "speicherstadt-lab/golden/1"
     n = rec["players"]
-    s = sl.new_game(players=n, seed=rec["seed"])
+    s = sl.new_game(players=n, seed=rec["seed"], expansion=rec.get("expansion"))
     for i, text in enumerate(rec["actions"]):
         assert not s.is_over, f"{path.name}: the game ended before action {i} ({text!r})"
         legal = [str(a) for a in s.legal_actions()]
@@ -90,3 +98,33 @@ def test_random_bot_is_reproducible_across_processes() -> None:
         "RandomBot(seed) chose differently under PYTHONHASHSEED=1 and =2 (position_key uses the salted "
         f"built-in hash):\n{first.stdout[:300]}\n{second.stdout[:300]}"
     )
+
+
+# ---- Packet Row -------------------------------------------------------------------------------------------------
+
+
+def test_packet_row_golden_files_cover_every_player_count() -> None:
+    records = [_load(p) for p in PACKET_ROW_FILES]
+    assert all(r["game"] == "packet_row" for r in records)
+    assert sorted(r["players"] for r in records) == [2, 3, 4, 5], f"Packet Row golden files in {GOLDEN}"
+
+
+@pytest.mark.parametrize("path", PACKET_ROW_FILES, ids=[p.stem for p in PACKET_ROW_FILES])
+def test_packet_row_golden_replay(path: Path) -> None:
+    rec = _load(path)
+    assert rec["format"] == "speicherstadt-lab/golden/1" and rec["game"] == "packet_row"
+    n = rec["players"]
+    s = sl.new_game("packet_row", players=n, seed=rec["seed"])
+    for i, text in enumerate(rec["actions"]):
+        assert not s.is_over, f"{path.name}: the game ended before action {i} ({text!r})"
+        legal = [str(a) for a in s.legal_actions()]
+        assert text in legal, f"{path.name}: action {i} {text!r} is not legal in round {s.round} {s.phase}; {legal}"
+        s = s.apply(text)
+        assert s.last_action == text
+    assert s.is_over, f"{path.name}: not over after {len(rec['actions'])} actions (round {s.round} {s.phase})"
+    assert len(rec["actions"]) == rec["decisions"]
+    assert s.round == rec["rounds"]
+    assert list(s.scores()) == rec["scores"]
+    assert [s.score_breakdown(i) for i in range(n)] == rec["breakdowns"]
+    assert list(s.money) == rec["money"]
+    assert s.winners() == rec["winners"]

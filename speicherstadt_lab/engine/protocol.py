@@ -97,7 +97,7 @@ def state_from_dict(data: Any) -> GameState:
     if not isinstance(data, dict):
         raise RecordError("state: the top level must be an object")
     name = data.get("game")
-    if name not in _GAMES:
+    if not isinstance(name, str) or name not in _GAMES:
         raise RecordError(f"state field 'game': unknown game {name!r}")
     return _GAMES[name].impl().from_dict(data)
 
@@ -129,5 +129,25 @@ register_game(
         },
         module="speicherstadt_lab.games.speicherstadt",
         expansions=("kaispeicher",),
+    )
+)
+
+register_game(
+    GameInfo(
+        name="packet_row",
+        title="Packet Row",
+        min_players=2,
+        max_players=5,
+        phases=("choose", "decide", "final", "over"),
+        parameters={
+            "players": "2-5",
+            "seed": "int: set-up shuffle of the four decks and the starting contracts",
+            "first_player": "seat of the harbour master in round 1",
+            "decks": "stacked decks: board -> card ids, top first (or a list in board order)",
+            "start_contracts": "stacked deal of the starting contracts (card ids, seat 0 first)",
+            "catalog": "path or data of a card catalogue",
+            "names": "seat names",
+        },
+        module="speicherstadt_lab.games.packet_row",
     )
 )

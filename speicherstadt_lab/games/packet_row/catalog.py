@@ -44,7 +44,7 @@ KINDS: dict[str, tuple[tuple[str, ...], dict[str, str]]] = {
 SINGLE_TYPE = ("assistant", "captain", "merchant", "banker")
 _COMMON = {"id", "board", "kind", "count", "assumed", "note", "en", "de", "start"}
 _ID = re.compile(r"^[a-z][a-z0-9_]*$")
-#: Words of the ``fulfil`` notation that no id may be.
+#: Words of the ``fulfil`` notation that no contract, goods or gold id may be.
 RESERVED = frozenset({"ship", "goods", "captain", "merchant", "future"})
 
 
@@ -299,9 +299,8 @@ def build(raw: dict[str, Any], *, is_default: bool = False) -> Catalog:
         if not isinstance(c, dict):
             raise _err(f"cards[{i}]", "must be a table")
         cid = c.get("id")
-        if not isinstance(cid, str) or not _ID.match(cid) or cid in RESERVED:
-            raise _err(f"cards[{i}]", f"field 'id' must be lower case letters, digits and '_' (not a keyword), "
-                                      f"not {cid!r}")
+        if not isinstance(cid, str) or not _ID.match(cid):
+            raise _err(f"cards[{i}]", f"field 'id' must be lower case letters, digits and '_', not {cid!r}")
         where = f"card {cid!r}"
         if cid in seen:
             raise _err(where, "the id appears twice")
@@ -310,6 +309,8 @@ def build(raw: dict[str, Any], *, is_default: bool = False) -> Catalog:
         if kind not in KINDS:
             raise _err(where, f"field 'kind' must be one of {sorted(KINDS)}, not {kind!r}")
         allowed_boards, spec = KINDS[kind]
+        if kind in ("contract", "goods", "gold") and cid in RESERVED:
+            raise _err(where, f"field 'id': {cid!r} is a word of the fulfil notation; choose another id")
         unknown = set(c) - _COMMON - set(spec)
         if unknown:
             raise _err(where, f"unknown field(s) {sorted(unknown)} for a {kind} card")

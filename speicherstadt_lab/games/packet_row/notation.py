@@ -1,0 +1,235 @@
+"""Packet Row's action notation: parsing, canonical text, and the per-catalogue tables the rules read.
+
+Verbs: ``choose BOARD``, ``take BOARD N``, ``take BOARD future N``, ``decline``, ``pass``, ``cash N``,
+``done`` and ``fulfil CONTRACT... ship DEST [captain DEST]... goods CARD [merchant GOOD]...`` (see
+``docs/notation.md``). Text is case-insensitive; the canonical text lists the parts of a fulfilment in
+catalogue order. Parsing is cached: it is on the hot path of every random playout.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...engine.actions import Action, normalize
+from ...engine.errors import IllegalAction
+from ...engine.i18n import messages
+from .catalog import BOARDS, Catalog
+from .fulfil import Option, Tables
+
+CURRENT, FUTURE = 0, 1
+ROLE_CONTRACT, ROLE_START, ROLE_ITEM, ROLE_CAPTAIN, ROLE_MERCHANT, ROLE_MONEY = 1, 2, 3, 4, 5, 6
+ROLES = {"contract": ROLE_CONTRACT, "goods": ROLE_ITEM, "gold": ROLE_ITEM, "captain": ROLE_CAPTAIN,
+         "merchant": ROLE_MERCHANT, "money": ROLE_MONEY}
+VERBS = ("choose", "take", "decline", "pass", "cash", "fulfil", "done")
+
+
+class Notation:
+    """Tables of one catalogue (kinds, costs, ids by index) and its parser with cached actions."""
+
+    def __init__(self, cat: Catalog) -> None:
+        cards = cat.cards
+        self.cat = cat
+        self.ids = tuple(c.id for c in cards)
+        self.index = {c.id: c.idx for c in cards}
+        self.goods = tuple(g.id for g in cat.goods)
+        self.good_index = {g: i for i, g in enumerate(self.goods)}
+        self.dests = tuple(d.id for d in cat.dests)
+        self.dest_index = {d: i for i, d in enumerate(self.dests)}
+        self.board_index = {b: i for i, b in enumerate(BOARDS)}
+        self.kind = tuple(c.kind for c in cards)
+        self.board = tuple(self.board_index[c.board] for c in cards)
+        self.cost = tuple(c.cost if c.kind in ("goods", "gold", "building") else 0 for c in cards)
+        self.start = tuple(c.start for c in cards)
+        self.value = tuple(c.value for c in cards)
+        self.vp = tuple(c.vp for c in cards)
+        self.pays = tuple(c.pays for c in cards)
+        self.good = tuple(self.good_index[c.good] if c.good is not None else -1 for c in cards)
+        self.dest = tuple(self.dest_index[c.dest] if c.dest is not None else -1 for c in cards)
+        amounts = [c.bars if c.kind == "gold" else c.amount for c in cards]
+        self.tables = Tables(list(self.kind), list(self.good), amounts, list(self.dest), list(self.pays),
+                             len(self.goods))
+        self.ship_of = {self.dest[c.idx]: c.idx for c in cards if c.kind == "ship"}
+        self.money_of = {c.value: c.idx for c in cards if c.kind == "money"}
+        self.single = {k: next((c.idx for c in cards if c.kind == k), -1)
+                       for k in ("assistant", "captain", "merchant", "banker")}
+        st = cat.setup
+        self.current_size = {int(k): v for k, v in st["current"].items()}
+        self.future_size = st["future"]
+        self.removed_count = {int(k): v for k, v in st.get("removed", {}).items()}
+        self.end_boards = {int(k): v for k, v in st["end_boards"].items()}
+        self.banker_points = {int(k): tuple(v) for k, v in st["bankers"].items()}
+        self.money = st["money"]
+        self.dollars_per_vp = st["dollars_per_vp"]
+        self.DECLINE = Action("decline")
+        self.PASS = Action("pass")
+        self.DONE = Action("done")
+        self.CHOOSE = tuple(Action("choose", (b,)) for b in BOARDS)
+        self._acts: dict[tuple[Any, ...], Action] = {}
+        self._cache: dict[str, Action] = {}
+        self.fulfil_of: dict[str, Option] = {}
+        self._fulfil_act: dict[Option, Action] = {}
+        self.hand_cache: dict[tuple[Any, ...], tuple[tuple[Option, ...], tuple[Action, ...]]] = {}
+        # per card type: its part in a fulfilment (the hot path reads hands through this)
+        self.role = tuple(ROLE_START if c.start else ROLES.get(c.kind, 0) for c in cards)
+        slots = max(self.current_size.values()) + 1, self.future_size + 1
+        self.TAKE = tuple(tuple(tuple(self.take(b, w, i) for i in range(slots[w])) for w in (CURRENT, FUTURE))
+                          for b in range(len(BOARDS)))
+
+    # -- canonical actions ------------------------------------------------------------------------
+
+    def act(self, kind: str, *args: Any) -> Action:
+        key = (kind, *args)
+        a = self._acts.get(key)
+        if a is None:
+            a = self._acts[key] = Action(kind, args)
+        return a
+
+    def take(self, board: int, where: int, slot: int) -> Action:
+        if where == FUTURE:
+            return self.act("take", BOARDS[board], "future", slot)
+        return self.act("take", BOARDS[board], slot)
+
+    def cash(self, value: int) -> Action:
+        return self.act("cash", value)
+
+    def fulfil(self, option: Option) -> Action:
+        """The canonical action of a fulfilment (contracts, ships, goods uses), cached."""
+        a = self._fulfil_act.get(option)
+        if a is None:
+            contracts, ships, uses = option
+            words: list[Any] = [self.ids[c] for c in contracts]
+            for frm, to in ships:
+                words += ["ship", self.dests[frm]] + (["captain", self.dests[to]] if to != frm else [])
+            words.append("goods")
+            for t, target in uses:
+                words += [self.ids[t]] + (["merchant", self.goods[target]] if target >= 0 else [])
+            a = Action("fulfil", tuple(words))
+            if len(self._fulfil_act) > 50000:
+                self._fulfil_act.clear()
+                self.fulfil_of.clear()
+            self._fulfil_act[option] = a
+            self.fulfil_of[a.text] = option
+        return a
+
+    # -- parsing ----------------------------------------------------------------------------------
+
+    def parse(self, text: str | Action) -> Action:
+        if isinstance(text, Action):
+            return text
+        if not isinstance(text, str):
+            raise IllegalAction("pr.notation", f"Notation: {text!r} is not an action (expected text).",
+                                text=repr(text), reason="expected text")
+        hit = self._cache.get(text)
+        if hit is not None:
+            return hit
+        action = self._parse(normalize(text), text)
+        if len(self._cache) > 50000:
+            self._cache.clear()
+        self._cache[text] = action
+        return action
+
+    def _bad(self, text: str, reason: str) -> IllegalAction:
+        params = {"text": text, "reason": reason}
+        return IllegalAction("pr.notation", messages.text("rule", "pr.notation", "en", params), action=text,
+                             **params)
+
+    def _rule(self, text: str, rule: str, **params: Any) -> IllegalAction:
+        return IllegalAction(rule, messages.text("rule", rule, "en", params), action=text, **params)
+
+    def _num(self, raw: str, word: str, what: str) -> int:
+        if not word.isdigit():
+            raise self._bad(raw, f"{what} must be a number, not {word!r}")
+        return int(word)
+
+    def _board(self, raw: str, word: str) -> str:
+        if word not in self.board_index:
+            raise self._bad(raw, f"unknown board {word!r}; boards are {', '.join(BOARDS)}")
+        return word
+
+    def _parse(self, t: str, raw: str) -> Action:
+        w = t.split()
+        if not w:
+            raise self._bad(raw, "empty text")
+        verb, args = w[0], w[1:]
+        if verb not in VERBS:
+            raise self._bad(raw, f"unknown verb {verb!r}; verbs are {', '.join(VERBS)}")
+        if verb in ("decline", "pass", "done"):
+            if args:
+                raise self._bad(raw, f"'{verb}' takes no arguments")
+            return {"decline": self.DECLINE, "pass": self.PASS, "done": self.DONE}[verb]
+        if verb == "choose":
+            if len(args) != 1:
+                raise self._bad(raw, "write 'choose BOARD'")
+            return self.CHOOSE[self.board_index[self._board(raw, args[0])]]
+        if verb == "cash":
+            if len(args) != 1:
+                raise self._bad(raw, "write 'cash N' with the value of a money card")
+            return self.cash(self._num(raw, args[0], "the value"))
+        if verb == "take":
+            if len(args) == 2:
+                return self.act("take", self._board(raw, args[0]), self._num(raw, args[1], "the slot"))
+            if len(args) == 3 and args[1] == "future":
+                return self.act("take", self._board(raw, args[0]), "future", self._num(raw, args[2], "the slot"))
+            raise self._bad(raw, "write 'take BOARD N' or 'take BOARD future N'")
+        return self.fulfil(self._parse_fulfil(args, raw))
+
+    def _parse_fulfil(self, args: list[str], raw: str) -> Option:
+        form = "write 'fulfil CONTRACT... ship DEST [captain DEST]... goods CARD [merchant GOOD]...'"
+        if "ship" not in args or "goods" not in args:
+            raise self._bad(raw, form)
+        i = 0
+        contracts: list[int] = []
+        while i < len(args) and args[i] != "ship":
+            c = self.index.get(args[i], -1)
+            if c < 0 or self.kind[c] != "contract":
+                raise self._bad(raw, f"{args[i]!r} is not a contract of this catalogue")
+            contracts.append(c)
+            i += 1
+        ships: list[tuple[int, int]] = []
+        while i < len(args) and args[i] == "ship":
+            if i + 1 >= len(args) or args[i + 1] not in self.dest_index:
+                raise self._bad(raw, f"'ship' is followed by a destination ({', '.join(self.dests)})")
+            frm = to = self.dest_index[args[i + 1]]
+            i += 2
+            if i < len(args) and args[i] == "captain":
+                if i + 1 >= len(args) or args[i + 1] not in self.dest_index:
+                    raise self._bad(raw, "'captain' is followed by the destination the ship sails to instead")
+                to = self.dest_index[args[i + 1]]
+                if to == frm:
+                    raise self._rule(raw, "pr.fulfil_captain_same", dest=args[i + 1])
+                i += 2
+            ships.append((frm, to))
+        if i >= len(args) or args[i] != "goods":
+            raise self._bad(raw, form)
+        i += 1
+        uses: list[tuple[int, int]] = []
+        while i < len(args):
+            t = self.index.get(args[i], -1)
+            if t < 0 or self.kind[t] not in ("goods", "gold"):
+                raise self._bad(raw, f"{args[i]!r} is not a goods or gold card of this catalogue")
+            i += 1
+            target = -1
+            if i < len(args) and args[i] == "merchant":
+                if i + 1 >= len(args) or args[i + 1] not in self.good_index:
+                    raise self._bad(raw, f"'merchant' is followed by the new good ({', '.join(self.goods)})")
+                if self.kind[t] == "gold":
+                    raise self._rule(raw, "pr.fulfil_merchant_gold", card=self.ids[t])
+                target = self.good_index[args[i + 1]]
+                if target == self.good[t]:
+                    raise self._rule(raw, "pr.fulfil_merchant_same", card=self.ids[t], good=args[i + 1])
+                i += 2
+            uses.append((t, target))
+        if not contracts or not ships or not uses:
+            raise self._bad(raw, form)
+        return (tuple(sorted(contracts)), tuple(sorted(ships)), tuple(sorted(uses)))
+
+
+_notations: dict[str, Notation] = {}
+
+
+def notation_for(cat: Catalog) -> Notation:
+    """The (shared) notation and tables of a catalogue."""
+    nt = _notations.get(cat.digest)
+    if nt is None:
+        nt = _notations[cat.digest] = Notation(cat)
+    return nt
