@@ -15,7 +15,7 @@ import time
 import pandas as pd
 from pandas.testing import assert_frame_equal
 
-from speicherstadt_lab.simulate import parse_lineup, simulate
+from speicherstadt_lab.simulation import parse_lineup, simulate
 
 
 def measure(games: int, players: int, bots: list[str], seed: int, executor: str | int) -> tuple[float, pd.DataFrame]:

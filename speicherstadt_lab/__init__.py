@@ -31,7 +31,7 @@ _LAZY = {
     "RECORD_FORMAT": "records",
     "evaluate": "analysis",
     "compare_actions": "analysis",
-    "simulate": "simulate",
+    "simulate": "simulation",
     "RandomBot": "bots",
     "GreedyBot": "bots.greedy",
     "MCTSBot": "bots.mcts",

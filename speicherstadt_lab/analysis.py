@@ -47,10 +47,13 @@ def _start(state: GameState, public: GameState | None, det_seed: int) -> GameSta
 
 
 def _rollouts(state: GameState, actions: list[Action | None], rollouts: range, bot: Any, mode: str,
-              seed: int) -> list[list[tuple[list[int], list[float]]]]:
-    """For each action (None: none), each rollout's (final scores, win shares per seat)."""
+              seed: int, viewer: int | None = None) -> list[list[tuple[list[int], list[float]]]]:
+    """For each action (None: none), each rollout's (final scores, win shares per seat).
+
+    Fair mode samples what ``viewer`` cannot see (None: what nobody can see, e.g. the pile order).
+    """
     policy = policy_of(_make(bot, seed))
-    public = state.observe(None) if mode == "fair" else None
+    public = state.observe(viewer) if mode == "fair" else None
     out: list[list[tuple[list[int], list[float]]]] = [[] for _ in actions]
     for r in rollouts:
         det_seed, rng = rollout_seeds(seed, r)
@@ -74,25 +77,26 @@ def _make(bot: Any, seed: int) -> Any:
     return bot
 
 
-def _job(args: tuple[str, list[str | None], int, int, Any, str, int]) -> list[list[tuple[list[int], list[float]]]]:
-    text, actions, start, stop, bot, mode, seed = args
+def _job(args: tuple[str, list[str | None], int, int, Any, str, int, int | None]
+         ) -> list[list[tuple[list[int], list[float]]]]:
+    text, actions, start, stop, bot, mode, seed, viewer = args
     state = load_state(text)
     acts = [None if a is None else state.parse_action(a) for a in actions]
-    return _rollouts(state, acts, range(start, stop), bot, mode, seed)
+    return _rollouts(state, acts, range(start, stop), bot, mode, seed, viewer)
 
 
 def _run(state: GameState, actions: list[Action | None], rollouts: int, bot: Any, mode: str, seed: int,
-         processes: int | None) -> list[list[tuple[list[int], list[float]]]]:
+         processes: int | None, viewer: int | None = None) -> list[list[tuple[list[int], list[float]]]]:
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
     if rollouts < 1:
         raise ValueError("rollouts must be at least 1")
     if not processes or processes <= 1:
-        return _rollouts(state, actions, range(rollouts), bot, mode, seed)
+        return _rollouts(state, actions, range(rollouts), bot, mode, seed, viewer)
     bounds = [rollouts * k // processes for k in range(processes + 1)]
     text = state.to_json()
     texts = [None if a is None else str(a) for a in actions]
-    jobs = [(text, texts, bounds[k], bounds[k + 1], bot, mode, seed) for k in range(processes)]
+    jobs = [(text, texts, bounds[k], bounds[k + 1], bot, mode, seed, viewer) for k in range(processes)]
     out: list[list[tuple[list[int], list[float]]]] = [[] for _ in actions]
     with ProcessPoolExecutor(processes) as pool:
         for part in pool.map(_job, jobs):  # in order: the same numbers as one process
@@ -143,7 +147,8 @@ def compare_actions(state: GameState, rollouts: int = 200, bot: Any = None, mode
     if seat is None:
         raise ValueError("compare_actions: nobody is to move (the game is over)")
     acts = state.legal_actions() if actions is None else [state.parse_action(a) for a in actions]
-    res = _run(state, list(acts), rollouts, bot, mode, seed, processes)
+    # The mover knows its own hidden cards (Packet Row's hand): sample only what the mover cannot see.
+    res = _run(state, list(acts), rollouts, bot, mode, seed, processes, viewer=seat)
     rows = [{"action": str(a), **_summary(r, seat)} for a, r in zip(acts, res, strict=True)]
     df = pd.DataFrame(rows).sort_values(["win_prob", "score_mean"], ascending=False, kind="stable")
     df = df.reset_index(drop=True)

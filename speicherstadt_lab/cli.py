@@ -97,7 +97,7 @@ def _one_line(e: BaseException) -> str:
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
     from .engine.protocol import get_game
-    from .simulate import parse_lineup, simulate, summarize_bots, summarize_seats
+    from .simulation import parse_lineup, simulate, summarize_bots, summarize_seats
 
     specs = parse_lineup(args.bots)
     players = args.players if args.players is not None else len(specs)

@@ -15,7 +15,7 @@ import pytest
 from speicherstadt_lab.cli import main
 from speicherstadt_lab.engine.rng import Rng
 from speicherstadt_lab.records import GameRecord
-from speicherstadt_lab.simulate import simulate
+from speicherstadt_lab.simulation import simulate
 
 SCRIPT = Path(sys.executable).with_name("speicherstadt-lab")
 

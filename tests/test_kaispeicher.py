@@ -871,7 +871,7 @@ def test_regression_game_record_from_a_kaispeicher_bot_game() -> None:
 
 
 def test_simulate_plays_the_expansion() -> None:
-    from speicherstadt_lab.simulate import simulate
+    from speicherstadt_lab.simulation import simulate
 
     df = simulate(4, 3, ["random"] * 3, seed=2, executor="serial", progress=False, expansion=KAI)
     assert len(df) == 12 and set(df["rounds"]) == {ROUNDS[3]}

@@ -14,7 +14,7 @@ from pandas.testing import assert_frame_equal
 import speicherstadt_lab as sl
 from speicherstadt_lab.bots import bot_names, make_bot, play_game
 from speicherstadt_lab.engine.rng import derive_seed
-from speicherstadt_lab.simulate import (
+from speicherstadt_lab.simulation import (
     game_task,
     lineup_for,
     parse_lineup,
@@ -108,7 +108,7 @@ def test_dask_distributed_equals_serial(three: pd.DataFrame) -> None:
 def test_results_do_not_depend_on_the_interpreter_hash_seed(tmp_path) -> None:
     """Worker processes (dask, spawn) get their own PYTHONHASHSEED; results must not change with it."""
     code = (
-        "import sys; from speicherstadt_lab.simulate import simulate; "
+        "import sys; from speicherstadt_lab.simulation import simulate; "
         "simulate(2, 2, ['random', 'random'], 5, executor='serial', progress=False).to_csv(sys.argv[1], index=False)"
     )
     out = []
