@@ -51,7 +51,8 @@ def _ordinal(n: int, lang: str) -> str:
         return f"{n}."
     if 10 <= n % 100 <= 20:
         return f"{n}th"
-    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th') }"
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
 
 
 # ---- helpers ------------------------------------------------------------------------------------

@@ -1,0 +1,394 @@
+"""Game review: how good was each decision, and how much did the cards and goods help each seat.
+
+``review(record)`` goes along the main line (or the line to ``node``). At every decision it runs
+:func:`~speicherstadt_lab.analysis.compare_actions` on the position before it (every legal action played out
+from the same determinizations with the same policy streams: common random numbers) and sets the chosen
+action against the best one: the *win-probability loss* and the *score loss* of the choice. A loss above the
+thresholds in :data:`THRESHOLDS` flags an *inaccuracy* or a *mistake* (``docs/review.md`` gives the method
+and the noise measurement behind them).
+
+*Luck* is what the draw did: for each round's supply (cards revealed on the water spaces and, with
+Kaispeicher, the top row, the cubes drawn onto ships, fires drawn among them) every seat's win probability
+just before the supply (the decision that ended the previous round, with the supply resampled from what no
+one can know yet; before round 1: the same set-up with fresh shuffles) is set against the one just after it.
+
+The findings are saved in the record's annotations (``node.annotations["review"]`` per decision,
+``node.annotations["luck"]`` on the position right after a supply, the settings on the root), so they
+survive ``to_json``/``from_json``; :meth:`Review.from_record` reads them back.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+from tqdm.auto import tqdm
+
+from .analysis import compare_actions, evaluate, rollout_seeds
+from .bots.mcts import playout, policy_of
+from .engine.protocol import GameState, load_state, new_game
+from .engine.rng import Rng, derive_seed
+from .records import GameRecord, Node, _support
+
+#: Rollouts per decision by default: a 3-player game (~200 decisions, ~800 actions) reviews in about two
+#: minutes on one core with random rollouts (about half that with ``processes=2``); see docs/review.md.
+DEFAULT_ROLLOUTS = 40
+
+#: Flags by the expected loss of the chosen action against the best one: the win-probability loss (0..1) *or*
+#: the score loss (points) reaching a level flags the decision. Measured at CALIBRATED_ROLLOUTS: the action that
+#: an independent set of rollouts ranks best is flagged an inaccuracy in about 1% of decisions and a mistake in
+#: under 0.1% (docs/review.md).
+THRESHOLDS: dict[str, dict[str, float]] = {
+    "inaccuracy": {"win": 0.25, "score": 5.0},
+    "mistake": {"win": 0.35, "score": 10.0},
+}
+
+#: The rollouts at which THRESHOLDS were measured. The noise of a loss falls as 1/sqrt(rollouts), so the levels
+#: used scale by sqrt(CALIBRATED_ROLLOUTS / rollouts): wider with fewer rollouts, finer with more (the null flag
+#: rate stays about 1% from 10 to 100 rollouts), never below FLOORS.
+CALIBRATED_ROLLOUTS = 40
+
+#: The smallest levels, however many rollouts: a loss below them is not worth a flag.
+FLOORS: dict[str, dict[str, float]] = {
+    "inaccuracy": {"win": 0.10, "score": 2.0},
+    "mistake": {"win": 0.20, "score": 5.0},
+}
+
+REVIEW_KEY = "review"
+LUCK_KEY = "luck"
+_DIGITS = 4
+
+DECISION_COLUMNS = ["ply", "round", "phase", "seat", "action", "best_action", "win_prob", "best_win_prob",
+                    "score", "best_score", "win_loss", "score_loss", "flag", "actions"]
+LUCK_COLUMNS = ["round", "ply", "seat", "win_before", "win_after", "luck", "score_before", "score_after",
+                "score_luck", "revealed"]
+
+
+# ---- the result ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Review:
+    """A game review: ``decisions`` (one row per decision), ``luck`` (one row per supply and seat), and
+    ``settings`` (rollouts, bot, seed, thresholds). ``summary()`` sums it up per seat."""
+
+    decisions: pd.DataFrame
+    luck: pd.DataFrame
+    settings: dict[str, Any] = field(default_factory=dict)
+
+    def summary(self) -> pd.DataFrame:
+        """Per seat: decisions, share of best moves, accuracy (share not flagged), inaccuracies, mistakes,
+        mean win-probability loss, total score loss, and luck (sum of win-probability and score changes
+        at the supplies)."""
+        d, lk = self.decisions, self.luck
+        seats = sorted(set(d["seat"]).union(lk["seat"] if len(lk) else []))
+        rows = []
+        for s in seats:
+            mine = d[d["seat"] == s]
+            n = len(mine)
+            luck = lk[lk["seat"] == s] if len(lk) else lk
+            rows.append({
+                "seat": s,
+                "decisions": n,
+                "best_moves": float((mine["action"] == mine["best_action"]).mean()) if n else math.nan,
+                "accuracy": float((mine["flag"] == "").mean()) if n else math.nan,
+                "inaccuracies": int((mine["flag"] == "inaccuracy").sum()),
+                "mistakes": int((mine["flag"] == "mistake").sum()),
+                "mean_win_loss": float(mine["win_loss"].mean()) if n else math.nan,
+                "score_loss": float(mine["score_loss"].sum()),
+                "luck": float(luck["luck"].sum()) if len(luck) else 0.0,
+                "score_luck": float(luck["score_luck"].sum()) if len(luck) else 0.0,
+            })
+        return pd.DataFrame(rows).set_index("seat")
+
+    def flagged(self) -> pd.DataFrame:
+        """The decisions flagged as inaccuracy or mistake, the largest win-probability loss first."""
+        d = self.decisions
+        return d[d["flag"] != ""].sort_values(["win_loss", "score_loss"], ascending=False, kind="stable")
+
+    @classmethod
+    def from_record(cls, record: GameRecord, node: Node | None = None) -> Review:
+        """The review saved in ``record``'s annotations along the line to ``node`` (default: the main line)."""
+        path = record.path_to(node if node is not None else record.end())
+        settings = record.root.annotations.get(REVIEW_KEY)
+        if not isinstance(settings, dict):
+            raise ValueError("this record holds no review; run sl.review(record) first")
+        rows, luck_rows = [], []
+        for nd in path:
+            luck = nd.annotations.get(LUCK_KEY)
+            if isinstance(luck, dict):
+                luck_rows.extend(_luck_rows(luck, nd.ply))
+            if nd.parent is None:
+                continue
+            ann = nd.annotations.get(REVIEW_KEY)
+            if isinstance(ann, dict):
+                rows.append(_decision_row(nd, ann))
+        return cls(_decisions_frame(rows), _luck_frame(luck_rows), dict(settings))
+
+    def __repr__(self) -> str:
+        flags = self.decisions["flag"].value_counts().to_dict() if len(self.decisions) else {}
+        return (f"<Review: {len(self.decisions)} decisions, {flags.get('mistake', 0)} mistakes, "
+                f"{flags.get('inaccuracy', 0)} inaccuracies, {self.luck['round'].nunique() if len(self.luck) else 0}"
+                f" supplies; rollouts={self.settings.get('rollouts')}>")
+
+
+# ---- flags --------------------------------------------------------------------------------------
+
+
+def thresholds_for(rollouts: int) -> dict[str, dict[str, float]]:
+    """The levels at ``rollouts``: THRESHOLDS scaled by sqrt(CALIBRATED_ROLLOUTS / rollouts), at least FLOORS."""
+    scale = math.sqrt(CALIBRATED_ROLLOUTS / rollouts)
+    return {flag: {k: round(max(v * scale, FLOORS[flag][k]), _DIGITS) for k, v in levels.items()}
+            for flag, levels in THRESHOLDS.items()}
+
+
+def classify(win_loss: float, score_loss: float, thresholds: dict[str, dict[str, float]] | None = None) -> str:
+    """``"mistake"``, ``"inaccuracy"`` or ``""`` for a choice that loses ``win_loss`` and ``score_loss``."""
+    levels = thresholds if thresholds is not None else THRESHOLDS
+    for flag in ("mistake", "inaccuracy"):
+        t = levels[flag]
+        if win_loss >= t["win"] - 1e-9 or score_loss >= t["score"] - 1e-9:
+            return flag
+    return ""
+
+
+# ---- the review ---------------------------------------------------------------------------------
+
+
+def review(record: GameRecord, rollouts: int = DEFAULT_ROLLOUTS, bot: Any = None, seed: int = 0,
+           node: Node | None = None, progress: bool = True, processes: int | None = None, luck: bool = True,
+           luck_rollouts: int | None = None, since: Node | None = None) -> Review:
+    """Review every decision on the main line (or the line to ``node``) and the luck of every supply.
+
+    ``rollouts``: per action at each decision (common random numbers, ``seed`` for every decision);
+    ``bot``: the rollout player (``None``: random, fastest; a spec such as ``"greedy"``); ``processes`` > 1
+    spreads the decisions over a process pool (same numbers; ``bot`` must then be a spec or picklable);
+    ``luck_rollouts``: per evaluation of a supply (default ``4 * rollouts``); ``since``: review only the
+    decisions and supplies after this node of the line (e.g. a variation's branch point). Fair mode
+    throughout: no rollout knows the hidden order. The results are also written into the record's annotations.
+    """
+    if not isinstance(rollouts, int) or rollouts < 2:
+        raise ValueError(f"rollouts: must be a whole number ≥ 2, not {rollouts!r}")
+    luck_n = luck_rollouts if luck_rollouts is not None else 4 * rollouts
+    path = record.path_to(node if node is not None else record.end())
+    first = 0
+    if since is not None:
+        if not any(nd is since for nd in path):
+            raise ValueError(f"since: {since!r} is not on the line reviewed")
+        first = since.ply
+    decisions = [nd for nd in path[1:] if nd.ply > first]
+    jobs: list[tuple[Any, ...]] = [("decision", _before(nd).to_json(), rollouts, bot, seed) for nd in decisions]
+    supplies = [(r, k, j) for r, k, j in _supplies(path) if k > first or (k == 0 and since is None)] if luck else []
+    for _rnd, k, j in supplies:
+        after = path[j].state.to_json()
+        if k == 0:
+            jobs.append(("luck_setup", record.game, _setup_kwargs(record), after, luck_n, bot, seed))
+        else:
+            jobs.append(("luck", _before(path[k]).to_json(), path[k].action, after, luck_n, bot, seed))
+    start = time.perf_counter()
+    results = _run_jobs(jobs, processes, progress)
+    elapsed = time.perf_counter() - start
+
+    levels = thresholds_for(rollouts)
+    settings = {"rollouts": rollouts, "luck_rollouts": luck_n if luck else None, "bot": _label(bot), "seed": seed,
+                "mode": "fair", "thresholds": levels, "seconds": round(elapsed, 1)}
+    rows = []
+    for nd, res in zip(decisions, results[: len(decisions)], strict=True):
+        ann = _decision_annotation(nd, res, levels)
+        nd.annotations[REVIEW_KEY] = ann
+        rows.append(_decision_row(nd, ann))
+    luck_rows = []
+    for (rnd, _k, j), res in zip(supplies, results[len(decisions):], strict=True):
+        ann = {"round": rnd, "revealed": _revealed(path[j].state), **res}
+        path[j].annotations[LUCK_KEY] = ann
+        luck_rows.extend(_luck_rows(ann, path[j].ply))
+    record.root.annotations[REVIEW_KEY] = settings
+    return Review(_decisions_frame(rows), _luck_frame(luck_rows), settings)
+
+
+def _before(nd: Node) -> GameState:
+    """The position in which ``nd``'s action was chosen."""
+    assert nd.parent is not None
+    return nd.parent.state
+
+
+def _label(bot: Any) -> str:
+    return "random" if bot is None else bot if isinstance(bot, str) else repr(bot)
+
+
+def _setup_kwargs(record: GameRecord) -> dict[str, Any]:
+    """``new_game`` arguments of the record without its hidden orders (so a seed shuffles them afresh)."""
+    hidden = _support(record.game).hidden_fields
+    return {k: v for k, v in record.setup.items() if k not in hidden}
+
+
+def _supplies(path: list[Node]) -> list[tuple[int, int, int]]:
+    """(round, k, j) per round reached on ``path``: ``path[k]`` is the first node in that round (its action
+    started the supply; 0 for round 1), ``path[j]`` the first one with the supply complete (no fire pending)."""
+    out: list[tuple[int, int, int]] = []
+    k = 0
+    rnd = path[0].state.round
+    while k < len(path):
+        j = k
+        while j < len(path) and path[j].state.phase == "fire" and path[j].state.round == rnd:
+            j += 1
+        if j < len(path) and path[j].state.round == rnd and not path[j].state.is_over:
+            out.append((rnd, k, j))
+        nxt = next((i for i in range(k + 1, len(path)) if path[i].state.round > rnd), None)
+        if nxt is None:
+            break
+        k, rnd = nxt, path[nxt].state.round
+    return out
+
+
+def _revealed(state: GameState) -> list[str]:
+    """The cards a supply put on the board (water spaces, then the top row), by id, in ``state`` right after it."""
+    d = state.to_dict()
+    cards = [c for c in d.get("offer", []) if c is not None]
+    kai = d.get("kai")
+    if isinstance(kai, dict):
+        cards += [c for c in kai.get("top", []) if c is not None]
+    return cards
+
+
+# ---- jobs (run here or in worker processes) -------------------------------------------------------
+
+
+def _run_jobs(jobs: list[tuple[Any, ...]], processes: int | None, progress: bool) -> list[Any]:
+    bar = tqdm(total=len(jobs), desc="review", unit="step", disable=not progress)
+    try:
+        if not processes or processes <= 1:
+            out = []
+            for job in jobs:
+                out.append(_job(job))
+                bar.update(1)
+            return out
+        results: list[Any] = [None] * len(jobs)
+        with ProcessPoolExecutor(processes) as pool:
+            futures = {pool.submit(_job, job): i for i, job in enumerate(jobs)}
+            for fut in as_completed(futures):
+                results[futures[fut]] = fut.result()
+                bar.update(1)
+        return results
+    finally:
+        bar.close()
+
+
+def _job(job: tuple[Any, ...]) -> Any:
+    kind = job[0]
+    if kind == "decision":
+        _, text, rollouts, bot, seed = job
+        df = compare_actions(load_state(text), rollouts=rollouts, bot=bot, seed=seed)
+        return df[["action", "win_prob", "score_mean"]].to_dict("records")
+    if kind == "luck":
+        _, before_text, action, after_text, n, bot, seed = job
+        before = load_state(before_text).observe(None)
+        return _luck(lambda d: before.determinize(d).apply(action), load_state(after_text), n, bot, seed)
+    _, game, kwargs, after_text, n, bot, seed = job
+    return _luck(lambda d: new_game(game, seed=d, **kwargs), load_state(after_text), n, bot, seed)
+
+
+def _luck(make_before: Callable[[int], GameState], after: GameState, n: int, bot: Any, seed: int) -> dict[str, Any]:
+    """Per seat, win probability and mean score just before (rollouts from ``make_before(det_seed)``) and
+    after (``evaluate``) a supply."""
+    win_b, score_b = outcomes(make_before, n, bot, seed)
+    ev = evaluate(after, rollouts=n, bot=bot, seed=seed)
+    return {"win_before": _r(win_b), "score_before": _r(score_b),
+            "win_after": _r(list(ev["win_prob"])), "score_after": _r(list(ev["score_mean"]))}
+
+
+def outcomes(make_start: Callable[[int], GameState], rollouts: int, bot: Any, seed: int
+             ) -> tuple[list[float], list[float]]:
+    """Per seat (win share, mean final score) over rollouts from ``make_start(det_seed)``.
+
+    Rollout *r* starts from ``make_start(d_r)`` and plays with the policy stream of rollout *r*, the seeds
+    :func:`~speicherstadt_lab.analysis.evaluate` uses, so ``make_start = state.observe(None).determinize``
+    gives exactly ``evaluate(state)``'s numbers.
+    """
+    policy = policy_of(make_bot_for(bot, seed))
+    wins: list[float] = []
+    scores: list[float] = []
+    for r in range(rollouts):
+        det_seed, rng = rollout_seeds(seed, r)
+        start = make_start(det_seed)
+        final = playout(start, policy, Rng(rng.next64()))
+        n = final.n_players
+        if not wins:
+            wins, scores = [0.0] * n, [0.0] * n
+        winners = final.winners()
+        for i in range(n):
+            wins[i] += 1.0 / len(winners) if i in winners else 0.0
+            scores[i] += final.score(i)
+    return [w / rollouts for w in wins], [s / rollouts for s in scores]
+
+
+def make_bot_for(bot: Any, seed: int) -> Any:
+    """The rollout bot as ``evaluate`` builds it: a spec becomes a bot seeded from ``(seed, "bot")``."""
+    if isinstance(bot, str) and bot != "random":
+        from .bots import make_bot
+
+        return make_bot(bot, seed=derive_seed(seed, "bot"))
+    return bot
+
+
+# ---- annotations and tables -----------------------------------------------------------------------
+
+
+def _r(xs: list[float]) -> list[float]:
+    return [round(float(x), _DIGITS) for x in xs]
+
+
+def _decision_annotation(nd: Node, rows: list[dict[str, Any]], levels: dict[str, dict[str, float]]
+                         ) -> dict[str, Any]:
+    """The JSON-ready finding for one decision from compare_actions' rows (best first)."""
+    best = rows[0]
+    chosen = next(r for r in rows if r["action"] == nd.action)
+    win_loss = max(0.0, best["win_prob"] - chosen["win_prob"])
+    score_loss = max(0.0, best["score_mean"] - chosen["score_mean"])  # the best action is never flagged
+    return {
+        "best": best["action"],
+        "win_prob": round(chosen["win_prob"], _DIGITS),
+        "score": round(chosen["score_mean"], _DIGITS),
+        "best_win_prob": round(best["win_prob"], _DIGITS),
+        "best_score": round(best["score_mean"], _DIGITS),
+        "win_loss": round(win_loss, _DIGITS),
+        "score_loss": round(score_loss, _DIGITS),
+        "flag": classify(win_loss, score_loss, levels),
+        "actions": {r["action"]: [round(r["win_prob"], _DIGITS), round(r["score_mean"], _DIGITS)] for r in rows},
+    }
+
+
+def _decision_row(nd: Node, ann: dict[str, Any]) -> dict[str, Any]:
+    before = _before(nd)
+    return {"ply": nd.ply, "round": before.round, "phase": before.phase, "seat": nd.actor, "action": nd.action,
+            "best_action": ann["best"], "win_prob": ann["win_prob"], "best_win_prob": ann["best_win_prob"],
+            "score": ann["score"], "best_score": ann["best_score"], "win_loss": ann["win_loss"],
+            "score_loss": ann["score_loss"], "flag": ann["flag"], "actions": len(ann.get("actions", {}))}
+
+
+def _luck_rows(ann: dict[str, Any], ply: int) -> list[dict[str, Any]]:
+    rows = []
+    for s, (wb, wa, sb, sa) in enumerate(zip(ann["win_before"], ann["win_after"], ann["score_before"],
+                                             ann["score_after"], strict=True)):
+        rows.append({"round": ann["round"], "ply": ply, "seat": s, "win_before": wb, "win_after": wa,
+                     "luck": round(wa - wb, _DIGITS), "score_before": sb, "score_after": sa,
+                     "score_luck": round(sa - sb, _DIGITS), "revealed": ", ".join(ann.get("revealed", []))})
+    return rows
+
+
+def _decisions_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
+    df = pd.DataFrame(rows, columns=DECISION_COLUMNS)
+    return df.astype({"ply": "int64", "round": "int64", "seat": "int64", "actions": "int64"})
+
+
+def _luck_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
+    df = pd.DataFrame(rows, columns=LUCK_COLUMNS)
+    return df.astype({"round": "int64", "ply": "int64", "seat": "int64"})
+
+
+__all__ = ["DEFAULT_ROLLOUTS", "FLOORS", "THRESHOLDS", "Review", "classify", "outcomes", "review", "thresholds_for"]
