@@ -11,7 +11,8 @@ from typing import Any
 
 from .model import ClickError, board_model, card_text, click_to_action, highlight
 
-__all__ = ["Board", "ClickError", "board_model", "card_text", "click_to_action", "highlight"]
+__all__ = ["Board", "ClickError", "PacketRowBoard", "board_for", "board_model", "card_text", "click_to_action",
+           "highlight"]
 
 
 def __getattr__(name: str) -> Any:
@@ -19,4 +20,19 @@ def __getattr__(name: str) -> Any:
         from .board import Board
 
         return Board
+    if name == "PacketRowBoard":
+        from .packet_row_board import PacketRowBoard
+
+        return PacketRowBoard
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def board_for(state: Any, **kwargs: Any) -> Any:
+    """The board view that draws ``state``'s game (Die Speicherstadt or Packet Row)."""
+    if getattr(state, "game", "speicherstadt") == "packet_row":
+        from .packet_row_board import PacketRowBoard
+
+        return PacketRowBoard(state, **kwargs)
+    from .board import Board
+
+    return Board(state, **kwargs)

@@ -1,0 +1,99 @@
+"""Shared by the browser tests and the app benchmark: a Voilà server on a free port and Debian's Chromium.
+
+Never ``playwright install``: the browser is ``/usr/bin/chromium`` (``make chromium`` installs it).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+NOTEBOOK = REPO / "notebooks" / "app.ipynb"
+CHROMIUM = "/usr/bin/chromium"
+LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+               "--disable-component-update", "--disable-sync"]
+VIEWPORT = {"width": 1280, "height": 800}
+BOARD_READY = ".ssl-board .ssl-top"
+# Voilà's page template asks a CDN for Font Awesome; offline that request fails. Exactly those failures
+# are ignored, nothing else.
+OFFLINE_NOISE = "Failed to load resource"
+
+
+def chromium_path() -> str:
+    """Debian's Chromium; a missing browser is an error (the browser tests must not skip)."""
+    path = CHROMIUM if os.path.exists(CHROMIUM) else shutil.which("chromium")
+    if not path:
+        raise RuntimeError("Chromium not found at /usr/bin/chromium: run `make chromium` "
+                           "(apt-get install chromium); never `playwright install`")
+    return path
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def voila_command(port: int, notebook: Path = NOTEBOOK) -> list[str]:
+    voila = Path(sys.executable).parent / "voila"
+    return [str(voila), str(notebook), f"--port={port}", "--no-browser", "--Voila.ip=127.0.0.1"]
+
+
+@contextlib.contextmanager
+def voila_server(notebook: Path = NOTEBOOK, timeout: float = 60.0) -> Iterator[str]:
+    """Start Voilà on ``notebook`` at a free localhost port, yield its URL once it answers, stop it after.
+
+    Its log goes to ``.pytest_cache/voila-PORT.log`` when that folder exists.
+    """
+    port = free_port()
+    with contextlib.ExitStack() as stack:
+        cache = REPO / ".pytest_cache"
+        log: Any = stack.enter_context(open(cache / f"voila-{port}.log", "wb")) if cache.is_dir() \
+            else subprocess.DEVNULL
+        proc = subprocess.Popen(voila_command(port, notebook), cwd=REPO, stdout=log, stderr=subprocess.STDOUT,
+                                start_new_session=True)
+        url = f"http://127.0.0.1:{port}/"
+        try:
+            deadline = time.monotonic() + timeout
+            while True:
+                if proc.poll() is not None:
+                    raise RuntimeError(f"voila exited with code {proc.returncode}")
+                try:  # any HTTP answer will do (this path is refused with 403: the server is up)
+                    with urllib.request.urlopen(url + "voila/static/", timeout=2):
+                        break
+                except urllib.error.HTTPError:
+                    break
+                except (urllib.error.URLError, ConnectionError, TimeoutError):
+                    if time.monotonic() > deadline:
+                        raise RuntimeError(f"voila did not answer on {url} within {timeout} s") from None
+                    time.sleep(0.3)
+            yield url
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(5)
+
+
+def launch(playwright: Any) -> Any:
+    """Chromium through Playwright with the project's launch arguments."""
+    return playwright.chromium.launch(executable_path=chromium_path(), args=LAUNCH_ARGS, headless=True)
+
+
+def is_offline_noise(text: str, url: str = "") -> bool:
+    """Voilà's template failing to fetch Font Awesome from its CDN (no network), nothing else."""
+    return text.startswith(OFFLINE_NOISE) and "fontawesome" in url.lower() and not url.startswith(
+        ("http://127.0.0.1", "http://localhost"))

@@ -1,0 +1,192 @@
+"""Chart figures built from trajectories and win tables, and the in-place sync of a live figure."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+import plotly.graph_objects as go
+import pytest
+
+import speicherstadt_lab as sl
+from speicherstadt_lab.analysis import evaluate
+from speicherstadt_lab.bots import RandomBot
+from speicherstadt_lab.games.speicherstadt.render import SEAT_COLOURS
+from speicherstadt_lab.records import GameRecord, Node
+from speicherstadt_lab.ui import charts
+
+
+@pytest.fixture(scope="module")
+def game() -> tuple[GameRecord, Node]:
+    """A full random 3-player game, and a variation leaving the main line at ply 20."""
+    record = GameRecord.new(players=3, seed=5)
+    record.root.play_out([RandomBot(seed=s) for s in range(3)])
+    fork = record.mainline()[20]
+    other = next(a for a in fork.state.legal_actions() if str(a) != fork.children[0].action)
+    end = fork.play(other).play_out([RandomBot(seed=s + 10) for s in range(3)])
+    return record, end
+
+
+def traces(fig: go.Figure, **meta: Any) -> list[Any]:
+    return [t for t in fig.data if t.meta and all(t.meta.get(k) == v for k, v in meta.items())]
+
+
+def test_one_score_and_one_coins_line_per_seat_in_the_seat_colours(game: tuple[GameRecord, Node]) -> None:
+    record, _ = game
+    traj = record.trajectory()
+    fig = charts.progress_figure(traj, current=7)
+    assert len(fig.data) == 6
+    steps = traj[traj["kind"] == "step"]
+    for seat in range(3):
+        mine = steps[steps["seat"] == seat]
+        (score,) = traces(fig, seat=seat, series="projected")
+        (coins,) = traces(fig, seat=seat, series="coins")
+        assert score.line.color == coins.line.color == SEAT_COLOURS[seat]
+        assert list(score.x) == mine["ply"].tolist() and list(score.y) == mine["projected"].tolist()
+        assert list(coins.y) == mine["coins"].tolist() and coins.yaxis == "y2"
+        assert score.name == ["Red", "Blue", "Green"][seat] and score.showlegend and not coins.showlegend
+        assert score.line.dash == "solid"
+    assert fig.layout.shapes[0].x0 == 7 and fig.layout.xaxis2.title.text == "ply"
+    assert max(score.x) == record.end().ply
+
+
+def test_by_round_the_points_are_the_round_ends(game: tuple[GameRecord, Node]) -> None:
+    record, _ = game
+    traj = record.trajectory()
+    fig = charts.progress_figure(traj, x="round", current=charts.position_x(30, 3, False, "round"))
+    (coins,) = traces(fig, seat=1, series="coins")
+    ends = traj[(traj["kind"] == "round_end") & (traj["seat"] == 1)]
+    assert list(coins.x) == [0.0, *ends["round"].astype(float).tolist()]
+    assert list(coins.y) == [traj["coins"].iloc[1], *ends["coins"].tolist()]
+    assert fig.layout.shapes[0].x0 == 2.5 and fig.layout.xaxis2.title.text == "round"
+
+
+def test_a_variation_is_overlaid_dashed_from_the_fork(game: tuple[GameRecord, Node]) -> None:
+    record, end = game
+    main, branch = record.trajectory(), record.trajectory(end)
+    fig = charts.progress_figure(main, branch, fork=20, lang="de", names=["Rot", "Blau", "Grün"])
+    assert len(fig.data) == 13  # 3 seats × 2 series × 2 lines + the legend key for dashes
+    for seat in range(3):
+        (dashed,) = traces(fig, seat=seat, line="branch", series="projected")
+        assert dashed.line.dash == "dash" and dashed.line.color == SEAT_COLOURS[seat]
+        assert min(dashed.x) == 20 and max(dashed.x) == end.ply and not dashed.showlegend
+        mine = branch[(branch["kind"] == "step") & (branch["seat"] == seat) & (branch["ply"] >= 20)]
+        assert list(dashed.y) == mine["projected"].tolist()
+    assert fig.data[-1].name == "Variante (gestrichelt)" and fig.data[-1].line.dash == "dash"
+    assert traces(fig, seat=0, line="main", series="projected")[0].name == "Rot"
+    by_round = charts.progress_figure(main, branch, fork=20, x="round")
+    (dashed,) = traces(by_round, seat=0, line="branch", series="coins")
+    fork_round = record.mainline()[20].state.round
+    assert dashed.x[0] == fork_round - 1, "starts from the last shared round end"
+
+
+def test_win_table_and_figure_with_bands_and_a_dashed_variation() -> None:
+    state = sl.new_game(players=3, seed=2)
+    a = evaluate(state, rollouts=20)
+    b = evaluate(state.apply("place 1"), rollouts=20)
+    main = charts.win_table([(0, 0.0, a), (12, 1.0, b)])
+    assert list(main.columns) == charts.WIN_COLUMNS and len(main) == 6
+    assert main[main["ply"] == 12]["win_prob"].tolist() == b["win_prob"].tolist()
+    branch = charts.win_table([(12, 1.0, a)])
+    fig = charts.win_figure(main, branch, names=["Red", "Blue", "Green"])
+    (band,) = traces(fig, seat=2, series="band")
+    (line,) = traces(fig, seat=2, line="main", series="win_prob")
+    (dashed,) = traces(fig, seat=2, line="branch", series="win_prob")
+    assert band.fill == "toself" and list(band.x) == [0, 12, 12, 0]
+    assert list(band.y) == [a["win_hi"][2], b["win_hi"][2], b["win_lo"][2], a["win_lo"][2]]
+    assert list(line.y) == [a["win_prob"][2], b["win_prob"][2]] and line.line.color == SEAT_COLOURS[2]
+    assert dashed.line.dash == "dash" and list(dashed.x) == [12]
+    assert tuple(fig.layout.yaxis.range) == (0, 1)
+    rounds = charts.win_figure(main, names=["Red", "Blue", "Green"], x="round")
+    assert list(traces(rounds, seat=0, line="main", series="win_prob")[0].x) == [0.0, 1.0]
+
+
+def test_an_empty_win_chart_says_how_to_fill_it() -> None:
+    fig = charts.win_figure(charts.win_table([]), names=["Red", "Blue"])
+    assert any("Win chances" in a.text for a in fig.layout.annotations)
+    assert all(len(t.x) == 0 for t in fig.data)
+
+
+def test_wrong_axis_or_language_is_refused(game: tuple[GameRecord, Node]) -> None:
+    record, _ = game
+    with pytest.raises(ValueError, match="x must be"):
+        charts.progress_spec(record.trajectory(), x="time")
+    with pytest.raises(ValueError, match="lang"):
+        charts.progress_spec(record.trajectory(), lang="fr")
+    assert charts.position_x(30, 4, False) == 30 and charts.position_x(30, 4, True, "round") == 4.0
+
+
+class Spy:
+    """Records the messages a FigureWidget would send to the browser."""
+
+    def __init__(self, widget: go.FigureWidget) -> None:
+        self.sent: list[tuple[str, Any]] = []
+        widget._send_restyle_msg = lambda data, **_k: self.sent.append(("restyle", data))
+        widget._send_relayout_msg = lambda data, **_k: self.sent.append(("relayout", data))
+        widget._send_update_msg = lambda restyle_data, relayout_data, **_k: self.sent.append(
+            ("update", (restyle_data, relayout_data)))
+        widget._send_addTraces_msg = lambda data, **_k: self.sent.append(("add", data))
+        widget._send_deleteTraces_msg = lambda data, **_k: self.sent.append(("delete", data))
+
+
+def test_sync_sends_only_what_changed(game: tuple[GameRecord, Node]) -> None:
+    record, end = game
+    main = record.trajectory()
+    widget = charts.figure_widget(charts.progress_spec(main, current=3))
+    spy = Spy(widget)
+    charts.sync_figure(widget, charts.progress_spec(main, current=3))
+    assert spy.sent == [], "an unchanged figure sends nothing"
+    charts.sync_figure(widget, charts.progress_spec(main, current=9))
+    assert [kind for kind, _ in spy.sent] == ["update"]
+    style, layout = spy.sent[0][1]
+    assert style == {} and set(layout) <= {"shapes", "annotations"}
+    assert widget.layout.shapes[0].x0 == 9
+    spy.sent.clear()
+    shorter = record.trajectory(record.mainline()[30])
+    charts.sync_figure(widget, charts.progress_spec(shorter, current=9))
+    assert [kind for kind, _ in spy.sent] == ["restyle"], "one message for all six shortened traces"
+    assert len(spy.sent[0][1]["x"]) == 6
+    assert list(widget.data[0].x) == list(range(31))
+    spy.sent.clear()
+    charts.sync_figure(widget, charts.progress_spec(main, record.trajectory(end), fork=20, current=9))
+    assert {kind for kind, _ in spy.sent} >= {"add", "delete"} and len(widget.data) == 13
+    assert widget.data[7].line.dash == "dash"
+
+
+def test_reseed_gives_new_views_the_current_figure(game: tuple[GameRecord, Node]) -> None:
+    record, _ = game
+    widget = charts.figure_widget(charts.progress_spec(record.trajectory(record.mainline()[5])))
+    charts.sync_figure(widget, charts.progress_spec(record.trajectory()))
+    assert len(widget._widget_data[0]["x"]) == 6, "built state: what a view created now would start from"
+    charts.reseed(widget)
+    assert len(widget._widget_data[0]["x"]) == record.end().ply + 1
+    assert pd.Series(widget._widget_data[0]["x"]).is_monotonic_increasing
+
+
+def test_the_dashboard_puts_both_charts_in_one_figure(game: tuple[GameRecord, Node]) -> None:
+    record, end = game
+    names = ["Red", "Blue", "Green"]
+    progress = charts.progress_spec(record.trajectory(), record.trajectory(end), fork=20, current=20)
+    wins = charts.win_spec(charts.win_table([(0, 0.0, evaluate(record.initial, rollouts=10))]),
+                           charts.win_table([(25, 2.5, evaluate(end.state, rollouts=10))]), names=names, current=20)
+    fig = charts.dashboard_figure(progress, wins)
+    on_right = [t for t in fig.data if t.xaxis == "x3"]
+    assert {t.meta["series"] for t in on_right} == {"band", "win_prob", "anchor"}
+    assert all(t.yaxis == "y3" and not t.showlegend for t in on_right)
+    assert sum(1 for t in fig.data if t.x == (None,)) == 1, "one legend key for the dashed lines"
+    assert [t.name for t in fig.data if t.showlegend] == [*names, "variation (dashed)"]
+    assert fig.layout.xaxis.domain[1] < fig.layout.xaxis3.domain[0] and fig.layout.xaxis3.matches == "x"
+    assert [s.xref for s in fig.layout.shapes] == ["x", "x3"]
+    title = next(a for a in fig.layout.annotations if a.text == "<b>Win probability</b>")
+    assert title.x == fig.layout.xaxis3.domain[0]
+    empty = charts.dashboard_spec(progress, charts.win_spec(charts.win_table([]), names=names))
+    note = next(a for a in empty["layout"]["annotations"] if "Win chances" in a["text"])
+    assert note["x"] == pytest.approx(sum(fig.layout.xaxis3.domain) / 2)
+
+
+def test_the_live_chart_does_not_echo_plotly_bookkeeping() -> None:
+    widget = charts.figure_widget(charts.win_spec(charts.win_table([]), names=["Red", "Blue"]))
+    assert isinstance(widget, go.FigureWidget)
+    assert widget.trait_metadata("_js2py_traceDeltas", "echo_update") is False
+    assert widget.trait_metadata("_js2py_layoutDelta", "echo_update") is False
+    assert widget.layout.template.layout.to_plotly_json() == {}, "no template: the spec sets every colour"
