@@ -393,3 +393,28 @@ def test_close_stops_the_work_and_closes_the_widgets() -> None:
     assert app.busy
     app.close()
     assert not app.busy and app.board.comm is None and app.chart.comm is None and app.widget.comm is None
+
+
+def test_the_game_chooser_starts_kaispeicher_and_packet_row_games_with_their_boards() -> None:
+    from speicherstadt_lab.ui.board import Board
+    from speicherstadt_lab.ui.packet_row_board import PacketRowBoard
+
+    app = LabApp()
+    try:
+        app.new_game(players=3, seed=2, game="kaispeicher", seats=["human", "human", "human"])
+        assert isinstance(app.board, Board) and app.state.expansion == "kaispeicher"
+        assert app.state.kai.top and app.board.state is app.state
+        assert any(str(a).startswith("reserve") for a in app.state.legal_actions())
+        app.play("reserve 0")
+        assert app.node.ply == 1 and app.state.kai.reserved
+        saved = app.save_json()
+        app.new_game(players=4, seed=5, game="packet_row", seats=["human"] * 4)
+        assert isinstance(app.board, PacketRowBoard) and app.state.game == "packet_row"
+        assert app._main.children[0] is app.board
+        app.load_json(saved)
+        assert isinstance(app.board, Board) and app.game.value == "kaispeicher"
+        assert app.node.ply == 1 and app.node.action == "reserve 0"  # the end of the loaded main line
+        with pytest.raises(ValueError, match="game must be one of"):
+            app.new_game(game="chess")
+    finally:
+        app.close()

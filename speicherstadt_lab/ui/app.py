@@ -35,8 +35,7 @@ from ..engine.errors import IllegalAction, RecordError
 from ..engine.i18n import LANGS
 from ..engine.rng import derive_seed
 from ..records import GameRecord, Node
-from . import charts
-from .board import Board
+from . import board_for, charts
 from .model import LOG_SIZE, seat_tokens
 
 MAX_SEATS = 5
@@ -386,6 +385,10 @@ APP_CSS = """
 """
 
 
+GAME_CHOICES = [("Die Speicherstadt", "speicherstadt"), ("Die Speicherstadt + Kaispeicher", "kaispeicher"),
+                ("Packet Row", "packet_row")]
+
+
 class LabApp:
     """The analysis app. ``widget`` is the whole app; the controls are attributes (see the module doc).
 
@@ -441,10 +444,11 @@ class LabApp:
                                         description=t["strength"], style={"description_width": "auto"},
                                         layout=lay(width="180px"))
         self.new_button = w.Button(description=t["new"], button_style="warning", layout=lay(width="auto"))
+        self.game = w.Dropdown(options=GAME_CHOICES, value="speicherstadt", layout=lay(width="230px"))
         self.saver = Saver(self._file, label=t["save"])
         self.loader = Loader(lambda _name, data: self.load_json(data), label=t["load"])
 
-        self.board = Board(self.record.initial, lang=lang)
+        self.board = board_for(self.record.initial, lang=lang)
 
         self.first_button = w.Button(tooltip=t["first"], description="«", layout=lay(width="38px"))
         self.back_button = w.Button(tooltip=t["back"], description="‹", layout=lay(width="38px"))
@@ -499,8 +503,7 @@ class LabApp:
         self.players.observe(lambda _c: self._show_seat_controls(), "value")
         self.x_mode.observe(lambda _c: None if self._relabeling else self._schedule_charts(now=True), "value")
         self.lang.observe(lambda _c: self._apply_lang(), "value")
-        self.board.observe(lambda c: self.set_lang(c["new"]), "lang")
-        self.board.on_action(self._on_board_action)
+        self._wire_board()
         self.tree.on_select(self._on_tree)
         for k, dd in enumerate(self.seat_kinds):
             dd.observe(lambda _c, k=k: self._bots.pop(k, None), "value")
@@ -525,7 +528,7 @@ class LabApp:
         self._seat_box = w.GridBox(layout=w.Layout(grid_template_columns="1fr 1fr", grid_gap="3px 10px",
                                                    width="100%"))
         spacer = w.Box(layout=w.Layout(flex="1 1 auto"))
-        top = w.HBox([self._title, self.players, self.seed, self.new_button, spacer, self.saver, self.loader,
+        top = w.HBox([self._title, self.game, self.players, self.seed, self.new_button, spacer, self.saver, self.loader,
                       self.lang], layout=w.Layout(width="100%"))
         top.add_class("ssl-topbar")
 
@@ -552,7 +555,7 @@ class LabApp:
             panel("explain", self.explanation),
         ], layout=w.Layout(width="380px", flex="0 0 380px"))
         self.board.layout = w.Layout(flex="1 1 0", min_width="0", width="auto")  # the board sizes by its container
-        main = w.HBox([self.board, side], layout=w.Layout(width="100%", align_items="flex-start"))
+        main = self._main = w.HBox([self.board, side], layout=w.Layout(width="100%", align_items="flex-start"))
         chart_bar = w.HBox([self.x_mode, self.win_button, self.rollouts, self.rollout_bot],
                            layout=w.Layout(align_items="center", flex_flow="row wrap"))
         figs = w.Box([self.chart], layout=w.Layout(width="100%"))
@@ -672,12 +675,32 @@ class LabApp:
         job = self._job
         return job is not None
 
+    def _wire_board(self) -> None:
+        self.board.observe(lambda c: self.set_lang(c["new"]), "lang")
+        self.board.on_action(self._on_board_action)
+
+    def _board_fits(self, state: Any) -> None:
+        """Swap in the board view of ``state``'s game (Die Speicherstadt's or Packet Row's) when it changes."""
+        if getattr(self.board.state, "game", None) == state.game:
+            return
+        layout = self.board.layout
+        self.board = board_for(state, lang=self.lang_code)
+        self.board.layout = layout
+        self._wire_board()
+        if hasattr(self, "_main"):
+            self._main.children = (self.board, *self._main.children[1:])
+
     def new_game(self, players: int | None = None, seed: int | None = None,
-                 seats: Sequence[str] | None = None) -> None:
+                 seats: Sequence[str] | None = None, game: str | None = None) -> None:
         """Start a new record: ``players`` 2–5, ``seed``, and per seat "human", "random", "greedy", "mcts"
-        or a bot spec such as "mcts:iterations=50" (missing seats keep their setting)."""
+        or a bot spec such as "mcts:iterations=50" (missing seats keep their setting). ``game`` is
+        "speicherstadt", "kaispeicher" (with the expansion) or "packet_row"; None keeps the chooser's value."""
         if self._refuse_if_busy():
             return
+        if game is not None:
+            if game not in dict((v, k) for k, v in GAME_CHOICES):
+                raise ValueError(f"game must be one of {[v for _, v in GAME_CHOICES]}, not {game!r}")
+            self.game.value = game
         if players is not None:
             if not 2 <= players <= MAX_SEATS:
                 raise ValueError(f"players must be 2..{MAX_SEATS}, not {players!r}")
@@ -686,7 +709,10 @@ class LabApp:
             self.seed.value = seed
         for k, spec in enumerate(seats or ()):
             self.set_seat(k, spec)
-        record = GameRecord.new(players=self.players.value, seed=self.seed.value)
+        choice = self.game.value
+        kwargs: dict[str, Any] = {"game": "packet_row"} if choice == "packet_row" else (
+            {"expansion": "kaispeicher"} if choice == "kaispeicher" else {})
+        record = GameRecord.new(players=self.players.value, seed=self.seed.value, **kwargs)
         self._use_record(record, record.root)
         self._say("")
         self._maybe_autoplay()
@@ -713,9 +739,13 @@ class LabApp:
             self._traj.clear()
             self._bots.clear()
             self._tree_nodes = -1
-            n = record.initial.n_players
+            initial = record.initial
+            n = initial.n_players
             if self.players.value != n:
                 self.players.value = n
+            self.game.value = "packet_row" if initial.game == "packet_row" else (
+                "kaispeicher" if getattr(initial, "expansion", None) else "speicherstadt")
+            self._board_fits(initial)
             if isinstance(record.seed, int) and self.seed.value != record.seed:
                 self.seed.value = record.seed
             self.tree.seats = self._tree_seats()
