@@ -101,6 +101,8 @@ def click_action(page: Page, state: Any, action: str) -> None:
         page.click(f'.ssl-board .ssl-col[data-space="{args[0]}"]')
     elif verb in ("buy", "pass", "done"):
         page.click(f".ssl-board .ssl-btn-{verb}")
+    elif verb == "reserve":  # Kaispeicher: the top row's card N
+        page.click(f".ssl-board .ssl-top-card >> nth={args[0]}")
     elif verb in CUBE_MOVES:
         page.click(f'.ssl-board .ssl-dock-cubes button[aria-label="{state.good_name(args[0], "en")}"] >> nth=0')
         page.click(f'.ssl-board button.ssl-target[aria-label="{action}"]')
@@ -153,7 +155,8 @@ def test_a_round_by_clicks_then_a_variation(session: dict[str, Any]) -> None:
     page.fill(".ssl-topbar .widget-inline-hbox:has-text('Players') input", "3")
     page.fill(".ssl-topbar .widget-inline-hbox:has-text('Seed') input", str(SEED))
     page.keyboard.press("Tab")
-    assert page.locator(".ssl-app select").first.input_value() == "Human"
+    assert page.locator(".ssl-app select").nth(0).input_value() == "Die Speicherstadt"  # the game chooser
+    assert page.locator(".ssl-app select").nth(1).input_value() == "Human"  # the first seat
     page.click("button:has-text('New game')")
     wait_ply(page, 0)
     check_board(page, twin.state)
@@ -240,6 +243,43 @@ def test_save_downloads_the_record_and_a_bad_upload_is_refused(session: dict[str
     assert str(err.value) in message and message.startswith("Could not load the file")
     assert page.locator(".ssl-position").inner_text() == before
     assert json.loads(json.dumps(record.to_dict()))["moves"]
+
+
+def test_an_expansion_round_by_clicks(session: dict[str, Any]) -> None:
+    """Kaispeicher: choose it at "new game", then a whole first round by clicks: placements, reservations of
+    top-row cards, and the purchase of the water spaces and then of the reservation column."""
+    page: Page = session["page"]
+    twin = LabApp(players=3, seed=SEED, seats=["human"] * 3, threaded=False, chart_delay=0)
+    twin.new_game(players=3, seed=SEED, game="kaispeicher", seats=["human"] * 3)
+    page.select_option(".ssl-topbar select >> nth=0", label="Die Speicherstadt + Kaispeicher")
+    page.fill(".ssl-topbar .widget-inline-hbox:has-text('Players') input", "3")
+    page.fill(".ssl-topbar .widget-inline-hbox:has-text('Seed') input", str(SEED))
+    page.keyboard.press("Tab")
+    page.click("button:has-text('New game')")
+    wait_ply(page, 0)
+    page.wait_for_selector(".ssl-board .ssl-kai-top", timeout=TIMEOUT)
+    state = twin.state
+    check_board(page, state)
+
+    greedy = make_bot("greedy", seed=5)
+    plan: list[str] = []
+    s = state
+    while s.round == state.round and not s.is_over:
+        legal = [str(a) for a in s.legal_actions()]
+        reserves = [a for a in legal if a.startswith("reserve")]
+        action = reserves[0] if s.phase == "demand" and len(plan) in (0, 4) and reserves else str(
+            greedy.choose(s.observe(s.to_move)))
+        plan.append(action)
+        s = s.apply(action)
+    assert sum(a.startswith("reserve") for a in plan) >= 2
+    assert sum(a.startswith(("place", "reserve")) for a in plan) == 12
+    for k, action in enumerate(plan, start=1):
+        click_action(page, state, action)
+        state = state.apply(action)
+        wait_ply(page, k)
+        check_board(page, state)
+    assert state.round == 2 and shown(page)["round"] == "Round 2"
+    assert page.locator(".ssl-board .ssl-kai-top").count() == 1
 
 
 def test_the_page_logged_no_errors_from_our_code(session: dict[str, Any]) -> None:
