@@ -7,6 +7,7 @@ every pairing sees the same deals (common random numbers). Prints, per pairing, 
     python benchmarks/bots.py                                   # Greedy vs Random, 200 games
     python benchmarks/bots.py --pairs greedy/random,mcts/greedy --mcts-games 40 --seconds 0.5 --processes 2
     python benchmarks/bots.py --pairs mcts/greedy --games 200 --iterations 150
+    python benchmarks/bots.py --game packet_row --pairs greedy/random --games 200   # Packet Row
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ def play_one(job: dict[str, Any]) -> dict[str, Any]:
     """One game: the hero in seat ``job['seat']``, the villain in the others. Returns the hero's result."""
     n = job["players"]
     deal = derive_seed(job["seed"], "deal", job["deal"])
-    state = sl.new_game(players=n, seed=deal)
+    state = sl.new_game(job.get("game", "speicherstadt"), players=n, seed=deal)
     bots = [make_bot(job["hero"] if i == job["seat"] else job["villain"], seed=derive_seed(deal, "bot", i),
                      **(job["hero_params"] if i == job["seat"] else job["villain_params"])) for i in range(n)]
     think = 0.0
@@ -60,11 +61,12 @@ def play_one(job: dict[str, Any]) -> dict[str, Any]:
 
 
 
-def jobs_for(pair: str, games: int, players: int, seed: int, params: dict[str, dict[str, Any]]) -> list[dict]:
+def jobs_for(pair: str, games: int, players: int, seed: int, params: dict[str, dict[str, Any]],
+             game: str = "speicherstadt") -> list[dict]:
     hero, villain = pair.split("/")
     out = []
     for g in range(games):
-        out.append({"pair": pair, "hero": hero, "villain": villain, "players": players, "seed": seed,
+        out.append({"pair": pair, "hero": hero, "villain": villain, "players": players, "seed": seed, "game": game,
                     "deal": g // players, "seat": g % players, "hero_params": params.get(hero.split(":")[0], {}),
                     "villain_params": params.get(villain.split(":")[0], {})})
     return out
@@ -90,6 +92,8 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
     ap.add_argument("--games", type=int, default=200, help="games per pairing (a multiple of --players)")
     ap.add_argument("--mcts-games", type=int, default=None, help="games for pairings with an MCTS hero")
     ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--game", default="speicherstadt", choices=["speicherstadt", "packet_row"],
+                    help="the game to play (packet_row: Packet Row)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--iterations", type=int, default=None, help="MCTS iterations per decision")
     ap.add_argument("--seconds", type=float, default=None, help="MCTS seconds per decision (not reproducible)")
@@ -107,7 +111,7 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
     jobs: list[dict[str, Any]] = []
     for pair in args.pairs.split(","):
         n = args.mcts_games if args.mcts_games is not None and pair.startswith("mcts") else args.games
-        jobs.extend(jobs_for(pair.strip(), n, args.players, args.seed, params))
+        jobs.extend(jobs_for(pair.strip(), n, args.players, args.seed, params, args.game))
     t0 = time.perf_counter()
     if args.processes > 1:
         with ProcessPoolExecutor(args.processes) as pool:

@@ -1,4 +1,4 @@
-"""GreedyBot: a rule-based Speicherstadt player that values every legal action with a heuristic.
+"""GreedyBot: a rule-based player that values every legal action with a heuristic (Packet Row: packet_row_greedy).
 
 All Speicherstadt knowledge lives in :class:`SpeicherstadtHeuristic` (what a card, a cube or a coin is
 worth to a seat); :class:`GreedyBot` only asks it for action values and picks the best one. A greedy
@@ -508,8 +508,17 @@ class SpeicherstadtHeuristic:
         return out
 
 
+def heuristic_for(state: GameState) -> Any:
+    """The game's heuristic (by ``state.game``): Speicherstadt's, or Packet Row's."""
+    if state.game == "packet_row":
+        from .packet_row_greedy import PacketRowHeuristic
+
+        return PacketRowHeuristic(state)
+    return SpeicherstadtHeuristic(state)
+
+
 class GreedyBot:
-    """A rule-based Speicherstadt player: takes the legal action its heuristic values most.
+    """A rule-based player (Speicherstadt, Packet Row): takes the legal action its heuristic values most.
 
     ``epsilon`` is the chance of a uniformly random action instead (for varied rollouts); ties and
     that chance are drawn from a generator seeded by (seed, position), so equal seeds replay equally.
@@ -541,20 +550,20 @@ class GreedyBot:
             return actions[0]
         if self.epsilon and rng.random() < self.epsilon:
             return actions[rng.below(len(actions))]
-        values = SpeicherstadtHeuristic(state).action_values(actions)
+        values = heuristic_for(state).action_values(actions)
         best = max(values)
         ties = [a for a, v in zip(actions, values, strict=True) if v >= best - 1e-9]
         return ties[0] if len(ties) == 1 else ties[rng.below(len(ties))]
 
     def projected_scores(self, state: GameState) -> list[float]:
         """Heuristic final scores of every seat (an evaluator for truncated rollouts)."""
-        h = SpeicherstadtHeuristic(state)
+        h = heuristic_for(state)
         return [h.projected_score(i) for i in range(state.n_players)]
 
     def explain(self, obs: GameState) -> pd.DataFrame:
         """The heuristic value of every legal action, best first (the bot plays the top row)."""
         actions = obs.legal_actions()
-        values = SpeicherstadtHeuristic(obs).action_values(actions)
+        values = heuristic_for(obs).action_values(actions)
         df = pd.DataFrame({"action": [str(a) for a in actions], "value": values})
         return df.sort_values("value", ascending=False, kind="stable").reset_index(drop=True)
 

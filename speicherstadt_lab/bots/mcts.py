@@ -27,7 +27,7 @@ from .base import position_key
 Policy = Callable[[GameState, Rng], Action]
 
 # The rollout bot ``rollout="auto"`` uses for a game (by ``state.game``); other games roll out at random.
-AUTO_ROLLOUT: dict[str, str] = {"speicherstadt": "greedy"}
+AUTO_ROLLOUT: dict[str, str] = {"speicherstadt": "greedy", "packet_row": "greedy"}
 
 
 def random_policy(state: GameState, rng: Rng) -> Action:

@@ -252,6 +252,12 @@ class State:
     def event_texts(self, lang: str = "en") -> list[str]:
         return [self.describe(e, lang) for e in self.events]
 
+    def explain_action(self, action: Action | str, lang: str = "en") -> str:
+        """What a legal action would do here, in plain language (EN/DE); raises IllegalAction for an illegal one."""
+        from .explain import explain_action
+
+        return explain_action(self, self.nt.parse(action), lang)
+
     def explain(self, error: IllegalAction, lang: str = "en") -> str:
         """A refusal in ``lang``, with names from this game."""
         return messages.rule_text(error.rule, lang, error.params, self) or str(error)
