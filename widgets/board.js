@@ -109,6 +109,12 @@ function render({ model, el: host }) {
     const legal = new Set(m.legal || []);
     const L = m.labels || {};
     const dock = m.dock;
+    // Hover texts: a legal action's plain-language explanation (from the model) after the target's own title.
+    const why = (action) => ((m.explain || {})[action] || "");
+    const tip = (base, ...actions) => {
+      const said = actions.map(why).filter((x) => x);
+      return said.length ? (base ? `${base}\n\n${said.join("\n")}` : said.join("\n")) : base;
+    };
     if (dock) selected = selected.filter((i) => i < dock.goods.length);
     else selected = [];
     const selGoods = dock ? selected.map((i) => dock.goods[i]) : [];
@@ -225,13 +231,13 @@ function render({ model, el: host }) {
     function buyRow(buyLabel) {
       return el("div", { class: "ssl-buy-row" }, [
         legal.has("buy")
-          ? button("ssl-btn ssl-btn-buy", buyLabel, () => send({ kind: "buy" }), [buyLabel])
+          ? button("ssl-btn ssl-btn-buy", buyLabel, () => send({ kind: "buy" }), [buyLabel], tip(buyLabel, "buy"))
           : null,
         freeButton
           ? button("ssl-btn ssl-btn-free", kai.labels.free_title, () => send({ kind: "buyfree" }), [freeButton.label],
-            kai.labels.free_title)
+            tip(kai.labels.free_title, "buy free"))
           : null,
-        button("ssl-btn ssl-btn-pass", L.pass, () => send({ kind: "pass" }), [L.pass]),
+        button("ssl-btn ssl-btn-pass", L.pass, () => send({ kind: "pass" }), [L.pass], tip(L.pass, "pass")),
       ]);
     }
 
@@ -295,7 +301,7 @@ function render({ model, el: host }) {
             (sp.current ? " ssl-current" : "") +
             (hlSpaces.has(sp.index) ? " ssl-recent" : "") +
             (sp.card ? "" : " ssl-resolved"),
-          title: clickable ? `${sp.title}\n${sp.place_hint}` : sp.title,
+          title: clickable ? tip(`${sp.title}\n${sp.place_hint}`, sp.action) : sp.title,
           "data-space": sp.index,
         },
         [
@@ -362,7 +368,7 @@ function render({ model, el: host }) {
         const cls = `ssl-top-card ssl-season-${tp.card.season}`;
         if (m.can_act && tp.legal) {
           return button(cls + " ssl-legal", `${kai.top_hint} — ${tp.card.name}`,
-            () => send({ kind: "reserve", space: tp.index }), inner, `${title}\n\n${kai.top_hint}`);
+            () => send({ kind: "reserve", space: tp.index }), inner, tip(`${title}\n\n${kai.top_hint}`, `reserve ${tp.index}`));
         }
         return el("div", { class: cls, title }, inner);
       });
@@ -414,7 +420,8 @@ function render({ model, el: host }) {
       const barButtons = kaiButtons
         .filter((b) => decide[b.kind])
         .map((b) =>
-          button("ssl-btn" + (b.kind === "pass" ? " ssl-btn-pass" : " ssl-btn-buy"), b.label, decide[b.kind], [b.label]),
+          button("ssl-btn" + (b.kind === "pass" ? " ssl-btn-pass" : " ssl-btn-buy"), b.label, decide[b.kind], [b.label],
+            tip(b.label, b.action)),
         );
       const fire = kai.fire;
       const firePanel = fire
@@ -463,6 +470,7 @@ function render({ model, el: host }) {
             draw();
           },
           [cube(g)],
+          tip(goods[g] ? goods[g].name : g, ...(dock.moves[g] || [])),
         );
       });
       const tools = [];
@@ -477,7 +485,7 @@ function render({ model, el: host }) {
           tools.push(
             button("ssl-cube-btn ssl-legal", goods[g].name, () => send({ kind: "convert", goods: given, to: g }), [
               cube(g),
-            ]),
+            ], tip(goods[g].name, text)),
           );
         }
       }
@@ -485,7 +493,8 @@ function render({ model, el: host }) {
         const order = (m.goods || []).map((g) => g.id);
         const given = [...selGoods].sort((a, b) => order.indexOf(a) - order.indexOf(b));
         if (legal.has(`hallsell ${given.join(" ")}`)) {
-          tools.push(button("ssl-btn", L.hallsell, () => send({ kind: "hallsell", goods: given }), [L.hallsell]));
+          tools.push(button("ssl-btn", L.hallsell, () => send({ kind: "hallsell", goods: given }), [L.hallsell],
+            tip(L.hallsell, `hallsell ${given.join(" ")}`)));
         }
       }
       // Kaispeicher: the Auction Hall takes a good from the stock; Smuggler and Truck act on contracts.
@@ -498,7 +507,8 @@ function render({ model, el: host }) {
             el("span", { class: "ssl-tool-label", text: dock.auction_label }),
             ...dock.auction.map((g) =>
               button("ssl-cube-btn ssl-legal", `${dock.auction_label}: ${goods[g].name}`,
-                () => send({ kind: "auction", good: g }), [cube(g)]),
+                () => send({ kind: "auction", good: g }), [cube(g)],
+                tip(`${dock.auction_label}: ${goods[g].name}`, `auction ${g}`)),
             ),
           ]),
         );
@@ -517,7 +527,7 @@ function render({ model, el: host }) {
         el("div", { class: "ssl-dock-tools" }, tools),
         m.can_act ? el("div", { class: "ssl-dock-hint", text: dock.hint || L.dock_hint }) : null,
         m.can_act && legal.has("done")
-          ? button("ssl-btn ssl-btn-done", L.done, () => send({ kind: "done" }), [L.done])
+          ? button("ssl-btn ssl-btn-done", L.done, () => send({ kind: "done" }), [L.done], tip(L.done, "done"))
           : null,
         extras.length ? el("div", { class: "ssl-dock-extras" }, extras) : null,
       ]);
@@ -566,8 +576,9 @@ function render({ model, el: host }) {
         m.stock.map((s) => {
           const inner = [cube(s.good), el("span", { text: "×" + s.count })];
           if (m.can_act && dock && (dock.auction || []).includes(s.good)) {
-            const tip = `${dock.auction_label}: ${goods[s.good].name}`;
-            return button("ssl-stock-item ssl-target", tip, () => send({ kind: "auction", good: s.good }), inner, tip);
+            const label = `${dock.auction_label}: ${goods[s.good].name}`;
+            return button("ssl-stock-item ssl-target", label, () => send({ kind: "auction", good: s.good }), inner,
+              tip(label, `auction ${s.good}`));
           }
           return el("span", { class: "ssl-stock-item" + (s.count ? "" : " ssl-zero"), title: goods[s.good].name },
             inner);
@@ -610,7 +621,7 @@ function render({ model, el: host }) {
       const steal = `smuggle ${s.index} ${c.index} ${g}`;
       if (s.index !== dock.seat && legal.has(steal)) {
         return button("ssl-cube-btn ssl-target", `${dock.smuggle_label} ${goods[g].name}`,
-          () => send({ kind: "smuggle", seat: s.index, index: c.index, good: g }), [cube(g)], steal);
+          () => send({ kind: "smuggle", seat: s.index, index: c.index, good: g }), [cube(g)], tip(steal, steal));
       }
       if (s.index === dock.seat && (dock.truck || []).some((x) => x.startsWith(`truck ${g} ${c.index} `))) {
         const on = truckSel && truckSel.good === g && truckSel.k === c.index;
@@ -621,7 +632,8 @@ function render({ model, el: host }) {
             truckSel = on ? null : { good: g, k: c.index };
             selected = [];
             draw();
-          }, [cube(g)]);
+          }, [cube(g)], tip(`${dock.truck_label} ${goods[g].name}`,
+            ...(dock.truck || []).filter((x) => x.startsWith(`truck ${g} ${c.index} `))));
       }
       return cube(g);
     }
@@ -692,13 +704,14 @@ function render({ model, el: host }) {
         const title = `${c.card.name} (${c.card.season_name})\n${c.card.text}`;
         if (ok) {
           return button(cls + " ssl-target", target, () => send({ kind: "contract", good: single, index: c.index }),
-            inner, title);
+            inner, tip(title, target));
         }
         const truckTo = truckSel && act ? `truck ${truckSel.good} ${truckSel.k} ${c.index}` : null;
         if (truckTo && legal.has(truckTo)) {
           const sel = truckSel;
           return button(cls + " ssl-target", truckTo,
-            () => send({ kind: "truck", good: sel.good, from: sel.k, to: c.index }), inner, title);
+            () => send({ kind: "truck", good: sel.good, from: sel.k, to: c.index }), inner,
+            tip(title, truckTo));
         }
         return el("div", { class: cls, title }, inner);
       });
@@ -718,11 +731,11 @@ function render({ model, el: host }) {
             const title = `${c.name} (${c.season_name})\n${c.text}`;
             if (act && single && c.kind === "merchant" && c.good === single && legal.has(`sell ${single}`)) {
               return button(cls + " ssl-target", `sell ${single}`, () => send({ kind: "sell", good: single }), inner,
-                title);
+                tip(title, `sell ${single}`));
             }
             if (act && single && c.kind === "delivery" && c.good === single && legal.has(`deliver ${single}`)) {
               return button(cls + " ssl-target", `deliver ${single}`, () => send({ kind: "deliver", good: single }),
-                inner, title);
+                inner, tip(title, `deliver ${single}`));
             }
             return el("span", { class: cls, title }, inner);
           }),
@@ -737,9 +750,9 @@ function render({ model, el: host }) {
           const take = g !== undefined ? `take ${g} ${place}` : null;
           if (g === undefined) cells.push(el("span", { class: "ssl-slot ssl-slot-store" }));
           else if (act && !drop && legal.has(take)) {
-            const tip = (dock.take_labels || {})[take] || take;
-            cells.push(button("ssl-cube-btn ssl-legal", tip, () => send({ kind: "take", good: g, source: place }),
-              [cube(g)], tip));
+            const label = (dock.take_labels || {})[take] || take;
+            cells.push(button("ssl-cube-btn ssl-legal", label, () => send({ kind: "take", good: g, source: place }),
+              [cube(g)], tip(label, take)));
           } else cells.push(cube(g));
         }
         const inner = [
@@ -748,7 +761,7 @@ function render({ model, el: host }) {
         ];
         if (drop) {
           const msg = place === "warehouse" ? { kind: "store", good: single } : { kind: "keep", good: single };
-          return button("ssl-store ssl-target", target, () => send(msg), inner, target);
+          return button("ssl-store ssl-target", target, () => send(msg), inner, tip(target, target));
         }
         return el("div", { class: "ssl-store" + (info.cap ? "" : " ssl-none") }, inner);
       };

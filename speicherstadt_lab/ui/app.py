@@ -20,8 +20,11 @@ import html
 import itertools
 import threading
 import time
+import tomllib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import anywidget
@@ -34,9 +37,12 @@ from ..bots import make_bot
 from ..engine.errors import IllegalAction, RecordError
 from ..engine.i18n import LANGS
 from ..engine.rng import derive_seed
+from ..games.speicherstadt.explain import explain_action
 from ..records import GameRecord, Node
+from ..reviewing import REVIEW_KEY, Review
+from ..reviewing import review as run_review
 from . import board_for, charts
-from .model import LOG_SIZE, seat_tokens
+from .model import LOG_SIZE, card_info, seat_tokens
 
 MAX_SEATS = 5
 SEAT_KINDS = ("human", "random", "greedy", "mcts")
@@ -45,6 +51,10 @@ STRENGTHS = ("iterations=100", "iterations=200", "iterations=500", "iterations=1
 EXPLAIN_ROWS = 8
 SHOW_EVERY = 0.15  # seconds between board updates while bots play on
 TRAJECTORY_CACHE = 8  # trajectories kept for the charts (the main line, the variation on the board, ...)
+REVIEW_ROLLOUTS = 20  # per action at each decision: a 3-player game reviews in about a minute on one core
+TUTORIAL_LINK = "../../voila/render/notebooks/tutorial.ipynb"  # the tutorial page, relative to the app's page
+# Shown only when the tutorial notebook is there (a source checkout; the wheel ships no notebooks).
+TUTORIAL_NOTEBOOK = Path(__file__).resolve().parents[2] / "notebooks" / "tutorial.ipynb"
 
 TEXTS: dict[str, dict[str, str]] = {
     "en": {
@@ -68,6 +78,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "x_round": "by round", "seats": "Players and bots", "error": "Error: {error}", "tree": "Moves and variations",
         "explain": "Bot's reasons", "start": "Start", "board_busy": "The bots are moving; wait or press Cancel.",
         "rollout_bot": "Rollout player", "rb_random": "random (fast)", "rb_greedy": "greedy (slow)",
+        "review": "Review", "job_review": "game review", "review_rollouts": "Review rollouts",
+        "review_progress": "Review: {i} of {n} decisions", "flagged": "Flagged decisions",
+        "done_review": "Review: {n} decisions, {mistakes} mistakes, {inaccuracies} inaccuracies.",
+        "no_review": "Press “Review” to check every decision of the main line (about a minute for 3 players).",
+        "no_flags": "No decision was flagged.", "inaccuracy": "inaccuracy", "mistake": "mistake",
+        "alt": "Ply {ply}: {seat} played <b>{action}</b> ({flag}). Better: <b>{best}</b> — "
+               "{win:.0%} more win chance, {score:.1f} more points expected.",
+        "play_better": "Play the better move", "tutorial": "Tutorial: your first game →",
     },
     "de": {
         "title": "Speicherstadt-Labor", "players": "Spieler", "seed": "Startwert", "new": "Neues Spiel",
@@ -91,6 +109,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "x_round": "nach Runde", "seats": "Spieler und Bots", "error": "Fehler: {error}", "tree": "Züge und Varianten",
         "explain": "Gründe des Bots", "start": "Start", "board_busy": "Die Bots ziehen; warten oder Abbrechen.",
         "rollout_bot": "Ausspieler", "rb_random": "zufällig (schnell)", "rb_greedy": "gierig (langsam)",
+        "review": "Analyse", "job_review": "Partieanalyse", "review_rollouts": "Analyse-Ausspielungen",
+        "review_progress": "Analyse: {i} von {n} Entscheidungen", "flagged": "Markierte Entscheidungen",
+        "done_review": "Analyse: {n} Entscheidungen, {mistakes} Fehler, {inaccuracies} Ungenauigkeiten.",
+        "no_review": "„Analyse“ prüft jede Entscheidung der Hauptlinie (etwa eine Minute bei 3 Spielern).",
+        "no_flags": "Keine Entscheidung wurde markiert.", "inaccuracy": "Ungenauigkeit", "mistake": "Fehler",
+        "alt": "Zug {ply}: {seat} spielte <b>{action}</b> ({flag}). Besser: <b>{best}</b> — "
+               "{win:.0%} mehr Siegchance, {score:.1f} Punkte mehr erwartet.",
+        "play_better": "Den besseren Zug spielen", "tutorial": "Tutorial: deine erste Partie →",
     },
 }
 
@@ -343,7 +369,7 @@ class Job:
     @property
     def plays(self) -> bool:
         """True for work that moves on the board (the board and navigation wait for it)."""
-        return self.kind != "win"
+        return self.kind not in ("win", "review")
 
 
 APP_CSS = """
@@ -485,6 +511,20 @@ class LabApp:
                                          style={"description_width": "auto"}, layout=lay(width="150px"))
         self.rollout_bot = w.Dropdown(options=[(t["rb_random"], "random"), (t["rb_greedy"], "greedy")],
                                       value="random", layout=lay(width="140px"))
+        self.review_button = w.Button(description=t["review"], button_style="primary", layout=lay(width="auto"))
+        self.review_rollouts = w.BoundedIntText(value=REVIEW_ROLLOUTS, min=2, max=500, step=5,
+                                                description=t["review_rollouts"], style={"description_width": "auto"},
+                                                layout=lay(width="200px"))
+        self.flag_list = w.Select(options=[], rows=6, layout=lay(width="100%"))
+        self.alternative = w.HTML(layout=lay(width="100%"))
+        self.alternative.add_class("ssl-explain")
+        self.better_button = w.Button(description=t["play_better"], button_style="success",
+                                      layout=lay(width="auto", display="none"))
+        self.rules = w.Accordion(children=[w.HTML()], layout=lay(width="100%"))
+        self.rules.selected_index = None
+        self.tutorial_link = w.HTML()
+        self._flag_nodes: list[Node] = []
+        self._shown_flag: Node | None = None
         self.chart = charts.figure_widget(charts.dashboard_spec(*self.chart_specs()))
 
         # wiring
@@ -500,6 +540,9 @@ class LabApp:
         self.end_button.on_click(lambda _b: self.play_to_end())
         self.cancel_button.on_click(lambda _b: self.cancel())
         self.win_button.on_click(lambda _b: self.compute_win_chances())
+        self.review_button.on_click(lambda _b: self.review_game())
+        self.better_button.on_click(lambda _b: self.play_better())
+        self.flag_list.observe(self._on_flag_list, "value")
         self.players.observe(lambda _c: self._show_seat_controls(), "value")
         self.x_mode.observe(lambda _c: None if self._relabeling else self._schedule_charts(now=True), "value")
         self.lang.observe(lambda _c: self._apply_lang(), "value")
@@ -528,8 +571,8 @@ class LabApp:
         self._seat_box = w.GridBox(layout=w.Layout(grid_template_columns="1fr 1fr", grid_gap="3px 10px",
                                                    width="100%"))
         spacer = w.Box(layout=w.Layout(flex="1 1 auto"))
-        top = w.HBox([self._title, self.game, self.players, self.seed, self.new_button, spacer, self.saver, self.loader,
-                      self.lang], layout=w.Layout(width="100%"))
+        top = w.HBox([self._title, self.game, self.players, self.seed, self.new_button, spacer, self.tutorial_link,
+                      self.saver, self.loader, self.lang], layout=w.Layout(width="100%"))
         top.add_class("ssl-topbar")
 
         def panel(title_key: str, *children: w.Widget) -> w.VBox:
@@ -562,9 +605,16 @@ class LabApp:
         figs.add_class("ssl-charts")
         for row in (nav, where, bots, job, strength, side, main, chart_bar):
             row.add_class("ssl-row")
-        chart_panel = w.VBox([chart_bar, figs], layout=w.Layout(width="100%"))
+        self._flag_title = w.HTML()
+        self._flag_title.add_class("ssl-panel-title")
+        review_box = w.VBox([w.HBox([self.review_button, self.review_rollouts], layout=w.Layout(align_items="center")),
+                             self._flag_title, self.flag_list, self.alternative, self.better_button],
+                            layout=w.Layout(width="340px", flex="0 0 340px"))
+        figs.layout = w.Layout(flex="1 1 0", min_width="0", width="auto")
+        chart_panel = w.VBox([chart_bar, w.HBox([figs, review_box], layout=w.Layout(width="100%"))],
+                             layout=w.Layout(width="100%"))
         chart_panel.add_class("ssl-panel")
-        app = w.VBox([css, top, main, chart_panel], layout=w.Layout(width="100%"))
+        app = w.VBox([css, top, main, chart_panel, self.rules], layout=w.Layout(width="100%"))
         app.add_class("ssl-app")
         return app
 
@@ -634,6 +684,15 @@ class LabApp:
         self.tree.labels = {"start": t["start"], "round": "R"}
         for head, key in self._panel_titles:
             head.value = html.escape(t[key])
+        self.review_button.description = t["review"]
+        self.review_rollouts.description = t["review_rollouts"]
+        self.better_button.description = t["play_better"]
+        self._flag_title.value = html.escape(t["flagged"])
+        self.tutorial_link.value = (f'<a class="ssl-tutorial-link" href="{TUTORIAL_LINK}" target="_self" '
+                                    f'style="color:#fff7e8">{html.escape(t["tutorial"])}</a>'
+                                    if TUTORIAL_NOTEBOOK.is_file() else "")
+        self._show_rules()
+        self._show_flags()
         self._show_seat_controls()
 
     def _swap_options(self, widget: Any, options: list[tuple[str, str]]) -> None:
@@ -735,6 +794,7 @@ class LabApp:
             self._ids.clear()
             self._by_id.clear()
             self._explain.clear()
+            self._shown_flag = None
             self._win.clear()
             self._traj.clear()
             self._bots.clear()
@@ -1056,11 +1116,13 @@ class LabApp:
     def _set_busy(self, busy: bool) -> None:
         job = self._job
         plays = busy and job is not None and job.plays
-        for b in (self.bot_button, self.round_button, self.end_button, self.win_button, self.new_button):
+        for b in (self.bot_button, self.round_button, self.end_button, self.win_button, self.new_button,
+                  self.review_button):
             b.disabled = busy
         self.loader.disabled = busy
         self.saver.disabled = plays
-        for b in (self.first_button, self.back_button, self.forward_button, self.last_button, self.promote_button):
+        for b in (self.first_button, self.back_button, self.forward_button, self.last_button, self.promote_button,
+                  self.better_button):
             b.disabled = plays
         self.slider.disabled = plays
         self.cancel_button.disabled = not busy
@@ -1135,6 +1197,8 @@ class LabApp:
         self._show_nav(path)
         self._show_tree()
         self._show_panels()
+        if hasattr(self, "flag_list"):
+            self._show_flags()
         self._schedule_charts()
 
     def _show_nav(self, path: list[Node] | None = None) -> None:
@@ -1289,7 +1353,7 @@ class LabApp:
                                     for n, df in items if df is not None)
 
         wins = charts.win_spec(table(win_main), table(win_branch) if fork is not None else None, names=names, x=x,
-                               current=current, lang=lang)
+                               current=current, lang=lang, marks=self.review_marks(x) if self.reviewed else None)
         return progress, wins
 
     def refresh_charts(self) -> None:
@@ -1305,6 +1369,200 @@ class LabApp:
                 return  # a later refresh (newer state) has already been shown
             charts.sync_figure(self.chart, charts.dashboard_spec(progress, wins))
             self._chart_synced = gen
+            for trace in self.chart.data:  # a click on a review mark jumps to that decision
+                meta = trace.meta if isinstance(trace.meta, dict) else {}
+                if meta.get("series") == "review":
+                    trace.on_click(self._on_mark_click)
+
+    # ---- game review ----------------------------------------------------------------------------------
+
+    @property
+    def reviewed(self) -> bool:
+        """True if the record holds a review (run here or loaded with the record)."""
+        return isinstance(self.record.root.annotations.get(REVIEW_KEY), dict)
+
+    def review(self) -> Review:
+        """The review saved in the record along the main line (ValueError if there is none)."""
+        with self._lock:
+            return Review.from_record(self.record)
+
+    def review_game(self, rollouts: int | None = None) -> bool:
+        """Review every decision of the main line in the background (``rollouts`` per action, default the
+        control's value), with progress and cancel; the findings go into the record's annotations."""
+        if rollouts is not None:
+            self.review_rollouts.value = rollouts
+        n = int(self.review_rollouts.value)
+        with self._lock:
+            path = self.record.mainline()
+        return self._start("review", lambda job: self._review(job, path, n))
+
+    def _review(self, job: Job, path: list[Node], rollouts: int) -> None:
+        lang = self.lang_code
+        todo = [k for k in range(1, len(path)) if not self._reviewed_at(path[k], rollouts)]
+        total = len(path) - 1
+        done = total - len(todo)
+        start = time.perf_counter()
+        self._set_progress(done, total, text(lang, "review_progress", i=done, n=total))
+        for k in todo:
+            if job.cancel.is_set():
+                self._say(text(lang, "cancelled"))
+                break
+            with self._lock:
+                record = self.record
+            if path[0] is not record.root:
+                break  # another record was loaded meanwhile
+            run_review(record, rollouts=rollouts, node=path[k], since=path[k - 1], progress=False, luck=False)
+            path[k].annotations[REVIEW_KEY]["rollouts"] = rollouts
+            done += 1
+            self._set_progress(done, total, text(lang, "review_progress", i=done, n=total))
+            if done % 10 == 0:
+                self._schedule_charts()
+        else:
+            settings = self.record.root.annotations.get(REVIEW_KEY)
+            if isinstance(settings, dict):
+                settings["seconds"] = round(time.perf_counter() - start, 1)
+            d = Review.from_record(self.record).decisions
+            self._say(text(lang, "done_review", n=len(d), mistakes=int((d["flag"] == "mistake").sum()),
+                           inaccuracies=int((d["flag"] == "inaccuracy").sum())), ok=True)
+        with self._lock:
+            self._show_flags()
+        self._schedule_charts(now=True)
+
+    @staticmethod
+    def _reviewed_at(node: Node, rollouts: int) -> bool:
+        ann = node.annotations.get(REVIEW_KEY)
+        return isinstance(ann, dict) and ann.get("rollouts", rollouts) == rollouts
+
+    def flagged(self) -> list[Node]:
+        """The nodes of the main line whose move the review flagged (inaccuracy or mistake), in order."""
+        out = []
+        for nd in self.record.mainline()[1:]:
+            ann = nd.annotations.get(REVIEW_KEY)
+            if isinstance(ann, dict) and ann.get("flag"):
+                out.append(nd)
+        return out
+
+    def review_marks(self, x: str = "ply") -> pd.DataFrame:
+        """The flagged decisions as chart marks (:data:`charts.MARK_COLUMNS`)."""
+        rows = []
+        for nd in self.flagged():
+            ann = nd.annotations[REVIEW_KEY]
+            before = nd.parent.state if nd.parent is not None else nd.state
+            rows.append({"ply": nd.ply, "x": charts.position_x(nd.ply, before.round, before.is_over, x),
+                         "seat": nd.actor, "action": nd.action, "best_action": ann.get("best", ""),
+                         "win_prob": ann.get("win_prob", 0.0), "win_loss": ann.get("win_loss", 0.0),
+                         "score_loss": ann.get("score_loss", 0.0), "flag": ann["flag"]})
+        return pd.DataFrame(rows, columns=charts.MARK_COLUMNS)
+
+    def show_flag(self, node: Node | int) -> None:
+        """Jump to a flagged decision (its node, or its ply on the main line): the board shows the position in
+        which the move was chosen, the panel the better move, its expected gain and its explanation."""
+        if isinstance(node, int):
+            line = self.record.mainline()
+            node = line[max(1, min(node, len(line) - 1))]
+        if node.parent is None:
+            return
+        self._shown_flag = node
+        self.goto(node.parent)
+        with self._lock:
+            self._show_flags()
+
+    def play_better(self) -> Node | None:
+        """Play the better move of the decision shown (a new variation, or the existing one)."""
+        node = self._shown_flag
+        if node is None or node.parent is None:
+            return None
+        best = node.annotations.get(REVIEW_KEY, {}).get("best")
+        if not best:
+            return None
+        with self._lock:
+            self._move_to(node.parent)
+        return self.play(best)
+
+    def _on_mark_click(self, trace: Any, points: Any, _state: Any = None) -> None:
+        for i in getattr(points, "point_inds", []) or []:
+            plies = list(trace.customdata or [])
+            if 0 <= i < len(plies):
+                self.show_flag(int(plies[i]))
+                return
+
+    def _on_flag_list(self, change: dict[str, Any]) -> None:
+        if self._syncing or change["new"] is None:
+            return
+        self.show_flag(int(change["new"]))
+
+    def _show_flags(self) -> None:
+        """The flagged-moves list and, for the decision shown, the better alternative."""
+        lang = self.lang_code
+        t = TEXTS[lang]
+        nodes = self.flagged() if self.reviewed else []
+        st = self.record.initial
+        options = []
+        for nd in nodes:
+            ann = nd.annotations[REVIEW_KEY]
+            name = st.seat_name(nd.actor, lang)
+            options.append((f"{nd.ply}. {name}: {nd.action} → {ann.get('best')} ({t[ann['flag']]})", nd.ply))
+        shown = self._shown_flag
+        self._syncing = True
+        try:
+            if list(self.flag_list.options) != options:
+                self.flag_list.options = options
+            self.flag_list.value = shown.ply if shown is not None and shown in nodes and shown.is_mainline() else None
+        finally:
+            self._syncing = False
+        if shown is None or shown.parent is None or self.node is not shown.parent:
+            self.better_button.layout.display = "none"
+            note = t["no_review"] if not self.reviewed else (t["no_flags"] if not nodes else "")
+            self.alternative.value = f'<div class="ssl-none">{html.escape(note)}</div>' if note else ""
+            return
+        ann = shown.annotations.get(REVIEW_KEY, {})
+        before = shown.parent.state
+        best = ann.get("best", "")
+        try:
+            why = explain_action(before, best, lang) if before.game == "speicherstadt" else ""
+        except Exception:  # an explanation is a help, never a reason to fail
+            why = ""
+        head = t["alt"].format(ply=shown.ply, seat=html.escape(before.seat_name(shown.actor, lang)),
+                               action=html.escape(shown.action or ""),
+                               flag=html.escape(t[ann.get("flag") or "mistake"]),
+                               best=html.escape(best), win=float(ann.get("win_loss", 0.0)),
+                               score=float(ann.get("score_loss", 0.0)))
+        self.alternative.value = f'<div class="ssl-why">{head}</div><div>{html.escape(why)}</div>'
+        self.better_button.layout.display = ""
+
+    # ---- rules panel ----------------------------------------------------------------------------------
+
+    def _show_rules(self) -> None:
+        lang = self.lang_code
+        data = _rules_data()
+        st = self.record.initial
+        phases = "".join(f"<li>{p[lang]}</li>" for p in data["phase"])
+        cards = ""
+        if getattr(st, "game", "") == "speicherstadt":
+            seen: dict[str, str] = {}
+            for card in st.cat.cards:
+                if card.kind in seen:
+                    continue
+                info = card_info(st, card.id, lang)
+                if info["text"]:
+                    seen[card.kind] = (f"<li><b>{html.escape(info['kind_name'])}</b> ({html.escape(info['name'])}): "
+                                       f"{html.escape(info['text'])}</li>")
+            cards = (f"<h4>{html.escape(data['cards_title'][lang])}</h4><ul>{''.join(seen.values())}</ul>")
+        self.rules.children[0].value = (f'<div class="ssl-rules" style="font-size:13px">'
+                                        f"<h4>{html.escape(data['phases_title'][lang])}</h4><ol>{phases}</ol>{cards}"
+                                        "</div>")
+        self.rules.set_title(0, data["title"][lang])
+
+
+_RULES: dict[str, Any] = {}
+
+
+def _rules_data() -> dict[str, Any]:
+    """The rules panel's texts (``data/messages/rules_panel.toml``), read once."""
+    if not _RULES:
+        path = resources.files("speicherstadt_lab") / "data" / "messages" / "rules_panel.toml"
+        _RULES.update(tomllib.loads(path.read_text(encoding="utf-8")))
+    return _RULES
 
 
 def _phase_index(state: Any) -> int:

@@ -196,10 +196,41 @@ def win_table(entries: Iterable[tuple[int, float, pd.DataFrame]]) -> pd.DataFram
     return out.sort_values(["ply", "seat"], kind="stable").reset_index(drop=True)
 
 
+REVIEW_COLOURS = {"inaccuracy": "#e69f00", "mistake": "#c0392b"}
+REVIEW_TEXTS = {
+    "en": {"inaccuracy": "inaccuracy", "mistake": "mistake", "best": "better", "loss": "loses"},
+    "de": {"inaccuracy": "Ungenauigkeit", "mistake": "Fehler", "best": "besser", "loss": "verliert"},
+}
+MARK_COLUMNS = ["ply", "x", "seat", "action", "best_action", "win_prob", "win_loss", "score_loss", "flag"]
+
+
+def review_marks(marks: pd.DataFrame, names: Sequence[str], lang: str = "en") -> list[dict[str, Any]]:
+    """The flagged decisions of a review as chart marks: one scatter trace per flag ("inaccuracy",
+    "mistake"), a point at the decision's x and the mover's win probability with the chosen action,
+    ``customdata`` holding the ply (what a click reports). ``marks`` has :data:`MARK_COLUMNS`."""
+    t = REVIEW_TEXTS[lang]
+    out = []
+    for flag in ("inaccuracy", "mistake"):
+        mine = marks[marks["flag"] == flag] if len(marks) else marks
+        text = [f"{int(r.ply)}. {names[int(r.seat)] if int(r.seat) < len(names) else r.seat}: {r.action} — "
+                f"{t[flag]}<br>{t['best']}: {r.best_action} ({t['loss']} {r.win_loss:.0%}, {r.score_loss:.1f})"
+                for r in mine.itertuples()]
+        out.append({
+            "type": "scatter", "x": mine["x"].astype(float).tolist(), "y": mine["win_prob"].astype(float).tolist(),
+            "mode": "markers", "name": t[flag], "showlegend": bool(len(mine)), "legendgroup": f"review-{flag}",
+            "marker": {"size": 11 if flag == "mistake" else 9, "color": REVIEW_COLOURS[flag],
+                       "symbol": "x" if flag == "mistake" else "diamond", "line": {"width": 1, "color": INK}},
+            "customdata": mine["ply"].astype(int).tolist(), "text": text,
+            "hovertemplate": "%{text}<extra></extra>", "meta": {"series": "review", "flag": flag}})
+    return out
+
+
 def win_spec(main: pd.DataFrame, branch: pd.DataFrame | None = None, *, names: Sequence[str], x: str = "ply",
-             current: float | None = None, lang: str = "en", height: int = 330) -> Spec:
+             current: float | None = None, lang: str = "en", height: int = 330,
+             marks: pd.DataFrame | None = None) -> Spec:
     """Win probability per seat with its 95% interval as a band, along the main line (``main``, a
-    :func:`win_table`); ``branch`` (the variation's points from the fork on) is overlaid dashed."""
+    :func:`win_table`); ``branch`` (the variation's points from the fork on) is overlaid dashed; ``marks``
+    (flagged decisions of a review, :data:`MARK_COLUMNS`) are drawn as :func:`review_marks`."""
     t = _check(x, lang)
     col = "ply" if x == "ply" else "round"
     lines = [("main", main)] + ([("branch", branch)] if branch is not None and len(branch) else [])
@@ -224,8 +255,10 @@ def win_spec(main: pd.DataFrame, branch: pd.DataFrame | None = None, *, names: S
                 "hovertemplate": f"{name}{suffix}: %{{y:.0%}}<extra></extra>"})
     if len(lines) > 1:
         data.append(_key_trace(t["variation_key"]))
+    if marks is not None:
+        data.extend(review_marks(marks, names, lang))
     shapes, notes = _marker(current, t["now"])
-    if not len(main):
+    if not len(main) and (marks is None or not len(marks)):
         notes.append({"text": t["no_win"], "showarrow": False, "xref": "paper", "yref": "paper", "x": 0.5, "y": 0.5,
                       "xanchor": "center", "font": {"size": 12, "color": MUTED}})
     title = {"text": f"<b>{t['win']}</b>", "xref": "paper", "yref": "paper", "x": 0, "y": 1, "xanchor": "left",
@@ -259,7 +292,8 @@ def dashboard_spec(progress: Spec, wins: Spec, split: float = 0.5, gap: float = 
                 continue
             data.append(dict(t))
             continue
-        data.append({**t, "xaxis": "x3", "yaxis": "y3", "showlegend": False})
+        review = isinstance(t.get("meta"), dict) and t["meta"].get("series") == "review"
+        data.append({**t, "xaxis": "x3", "yaxis": "y3", "showlegend": t.get("showlegend", False) if review else False})
     # plotly.js draws the axis lines of a subplot without any data from NaN coordinates (console errors):
     # an invisible point keeps the win subplot's axes defined while no win chances are computed
     data.append({"type": "scatter", "x": [0], "y": [None], "xaxis": "x3", "yaxis": "y3", "mode": "lines",
@@ -358,5 +392,5 @@ def sync_figure(widget: go.FigureWidget, spec: Spec | go.Figure) -> None:
 
 
 __all__ = ["X_MODES", "ChartWidget", "course", "dashboard_figure", "dashboard_spec", "figure_widget", "position_x",
-           "progress_figure", "progress_spec", "reseed", "seat_colour", "sync_figure", "win_figure", "win_spec",
-           "win_table"]
+           "progress_figure", "progress_spec", "reseed", "review_marks", "seat_colour", "sync_figure",
+           "win_figure", "win_spec", "win_table"]

@@ -17,6 +17,7 @@ from typing import Any
 
 from ..engine.i18n import LANGS, load_messages, messages
 from ..games.speicherstadt import kaispeicher as kai_rules
+from ..games.speicherstadt.explain import explain_action
 from ..games.speicherstadt.render import SEAT_COLOURS
 
 load_messages("speicherstadt")
@@ -448,6 +449,7 @@ def board_model(state: Any, lang: str = "en", seat: int | None = None, log: Iter
         "can_act": can_act,
         "prompt": _prompt(state, lang, seat),
         "legal": legal,
+        "explain": _explanations(state, legal, lang),
         "goods": _goods(state, lang),
         "seats": [_seat_area(state, i, lang, tokens[i], winners, legal) for i in range(state.n_players)],
         "spaces": spaces,
@@ -466,6 +468,18 @@ def board_model(state: Any, lang: str = "en", seat: int | None = None, log: Iter
     if kai:
         model["kai"] = _kai_model(state, lang, legal, tokens)
     return model
+
+
+def _explanations(state: Any, legal: Sequence[str], lang: str) -> dict[str, str]:
+    """Each legal action's plain-language explanation (the board's hover texts); an action the explainer
+    cannot word is left out rather than breaking the board."""
+    out: dict[str, str] = {}
+    for action in legal:
+        try:
+            out[action] = explain_action(state, action, lang)
+        except Exception:  # a hover text must never stop the board from drawing
+            continue
+    return out
 
 
 def _worker_name(tokens: list[dict[str, Any]], worker: int, lang: str) -> str:
