@@ -113,9 +113,6 @@ def test_rules_panel_follows_the_language():
     assert app.rules.get_title(0) == "Rules in brief" and "Purchase" in en and "<li><b>" in en
     app.set_lang("de")
     assert app.rules.get_title(0) == "Regeln in Kürze" and "Kauf" in app.rules.children[0].value
-    from speicherstadt_lab.ui.app import TUTORIAL_NOTEBOOK
-
-    # The link to the tutorial page appears only when the tutorial notebook exists.
-    assert ("tutorial.ipynb" in app.tutorial_link.value) == TUTORIAL_NOTEBOOK.is_file()
+    assert app.tutorial_button.description == "Tutorial: deine erste Partie"
     assert app.review_button.description == "Analyse"
     app.close()

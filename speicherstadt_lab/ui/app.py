@@ -24,7 +24,6 @@ import tomllib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
-from pathlib import Path
 from typing import Any
 
 import anywidget
@@ -52,9 +51,6 @@ EXPLAIN_ROWS = 8
 SHOW_EVERY = 0.15  # seconds between board updates while bots play on
 TRAJECTORY_CACHE = 8  # trajectories kept for the charts (the main line, the variation on the board, ...)
 REVIEW_ROLLOUTS = 20  # per action at each decision: a 3-player game reviews in about a minute on one core
-TUTORIAL_LINK = "../../voila/render/notebooks/tutorial.ipynb"  # the tutorial page, relative to the app's page
-# Shown only when the tutorial notebook is there (a source checkout; the wheel ships no notebooks).
-TUTORIAL_NOTEBOOK = Path(__file__).resolve().parents[2] / "notebooks" / "tutorial.ipynb"
 
 TEXTS: dict[str, dict[str, str]] = {
     "en": {
@@ -85,7 +81,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "no_flags": "No decision was flagged.", "inaccuracy": "inaccuracy", "mistake": "mistake",
         "alt": "Ply {ply}: {seat} played <b>{action}</b> ({flag}). Better: <b>{best}</b> — "
                "{win:.0%} more win chance, {score:.1f} more points expected.",
-        "play_better": "Play the better move", "tutorial": "Tutorial: your first game →",
+        "play_better": "Play the better move", "tutorial": "Tutorial: your first game",
     },
     "de": {
         "title": "Speicherstadt-Labor", "players": "Spieler", "seed": "Startwert", "new": "Neues Spiel",
@@ -116,7 +112,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "no_flags": "Keine Entscheidung wurde markiert.", "inaccuracy": "Ungenauigkeit", "mistake": "Fehler",
         "alt": "Zug {ply}: {seat} spielte <b>{action}</b> ({flag}). Besser: <b>{best}</b> — "
                "{win:.0%} mehr Siegchance, {score:.1f} Punkte mehr erwartet.",
-        "play_better": "Den besseren Zug spielen", "tutorial": "Tutorial: deine erste Partie →",
+        "play_better": "Den besseren Zug spielen", "tutorial": "Tutorial: deine erste Partie",
     },
 }
 
@@ -522,7 +518,9 @@ class LabApp:
                                       layout=lay(width="auto", display="none"))
         self.rules = w.Accordion(children=[w.HTML()], layout=lay(width="100%"))
         self.rules.selected_index = None
-        self.tutorial_link = w.HTML()
+        self.tutorial_button = w.ToggleButton(value=False, layout=lay(width="auto"))
+        self.tutorial_button.observe(lambda _c: self._show_page(), "value")
+        self._tutorial: tuple[str, w.Widget] | None = None
         self._flag_nodes: list[Node] = []
         self._shown_flag: Node | None = None
         self.chart = charts.figure_widget(charts.dashboard_spec(*self.chart_specs()))
@@ -571,7 +569,7 @@ class LabApp:
         self._seat_box = w.GridBox(layout=w.Layout(grid_template_columns="1fr 1fr", grid_gap="3px 10px",
                                                    width="100%"))
         spacer = w.Box(layout=w.Layout(flex="1 1 auto"))
-        top = w.HBox([self._title, self.game, self.players, self.seed, self.new_button, spacer, self.tutorial_link,
+        top = w.HBox([self._title, self.game, self.players, self.seed, self.new_button, spacer, self.tutorial_button,
                       self.saver, self.loader, self.lang], layout=w.Layout(width="100%"))
         top.add_class("ssl-topbar")
 
@@ -614,9 +612,23 @@ class LabApp:
         chart_panel = w.VBox([chart_bar, w.HBox([figs, review_box], layout=w.Layout(width="100%"))],
                              layout=w.Layout(width="100%"))
         chart_panel.add_class("ssl-panel")
-        app = w.VBox([css, top, main, chart_panel, self.rules], layout=w.Layout(width="100%"))
+        self._lab_page = (main, chart_panel, self.rules)
+        self._page = w.VBox(list(self._lab_page), layout=w.Layout(width="100%"))
+        app = w.VBox([css, top, self._page], layout=w.Layout(width="100%"))
         app.add_class("ssl-app")
         return app
+
+    def _show_page(self) -> None:
+        """The app's second page, the guided first game, in place of the lab (and back)."""
+        if not self.tutorial_button.value:
+            self._page.children = self._lab_page
+            return
+        from .tutorial import build
+
+        lang = self.lang_code
+        if self._tutorial is None or self._tutorial[0] != lang:
+            self._tutorial = (lang, build(lang, back=lambda: setattr(self.tutorial_button, "value", False)))
+        self._page.children = (self._tutorial[1],)
 
     def _ipython_display_(self) -> None:
         from IPython.display import display
@@ -688,9 +700,9 @@ class LabApp:
         self.review_rollouts.description = t["review_rollouts"]
         self.better_button.description = t["play_better"]
         self._flag_title.value = html.escape(t["flagged"])
-        self.tutorial_link.value = (f'<a class="ssl-tutorial-link" href="{TUTORIAL_LINK}" target="_self" '
-                                    f'style="color:#fff7e8">{html.escape(t["tutorial"])}</a>'
-                                    if TUTORIAL_NOTEBOOK.is_file() else "")
+        self.tutorial_button.description = t["tutorial"]
+        if self.tutorial_button.value:
+            self._show_page()
         self._show_rules()
         self._show_flags()
         self._show_seat_controls()
