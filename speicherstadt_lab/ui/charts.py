@@ -10,7 +10,6 @@ is overlaid dashed from the node where it leaves the main line.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -349,8 +348,18 @@ def reseed(widget: go.FigureWidget) -> None:
     A ``FigureWidget`` sends later changes as messages to the views that exist; a view created afterwards
     starts from the figure as it was built. Call this before displaying a figure that changed since.
     """
-    widget._widget_data = copy.deepcopy(widget._data)
-    widget._widget_layout = copy.deepcopy(widget._layout_obj._props)
+    widget._widget_data = _structure_copy(widget._data)
+    widget._widget_layout = _structure_copy(widget._layout_obj._props)
+
+
+def _structure_copy(value: Any) -> Any:
+    """A copy of the dicts, lists and tuples of a figure; leaves (numbers, text, arrays) are shared, since
+    plotly replaces them rather than changing them in place."""
+    if isinstance(value, dict):
+        return {k: _structure_copy(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return type(value)(_structure_copy(v) for v in value)
+    return value
 
 
 def _diff(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
