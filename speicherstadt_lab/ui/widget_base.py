@@ -1,0 +1,176 @@
+"""What every board view shares: synced traits, the state and its log, validated clicks, the language.
+
+A game's board subclasses :class:`GameBoard` and names its model functions (state → JSON model, click →
+notation) and its click-error type; the JavaScript only draws ``model`` and reports clicks as messages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar
+
+import anywidget
+import traitlets
+
+from ..engine.errors import IllegalAction
+from ..engine.i18n import LANGS
+from .model import show_value
+
+ActionCallback = Callable[[str], Any]
+
+
+class GameBoard(anywidget.AnyWidget):
+    """An interactive board. ``seat``: whose actions are clickable (None: whoever is to move).
+
+    Setting ``board.state`` redraws. Without ``on_action`` callbacks a valid click is applied to the board's
+    own state; with them, each callback gets the canonical notation text and the board waits for a new state.
+    """
+
+    model = traitlets.Dict().tag(sync=True)
+    lang = traitlets.Unicode("en").tag(sync=True)
+    error = traitlets.Unicode("").tag(sync=True)
+    highlight = traitlets.Dict().tag(sync=True)
+    seat = traitlets.Int(None, allow_none=True)
+
+    default_game: ClassVar[str] = "speicherstadt"
+    log_size: ClassVar[int] = 8
+    click_error: ClassVar[Any]  # the game's ClickError: ClickError(key, **args).text(lang, state)
+
+    def _build_model(self, state: Any, lang: str, seat: int | None, history: list[Any]) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def _build_highlight(self, state: Any, prev: Any) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def _to_action(self, state: Any, msg: Any) -> str:
+        raise NotImplementedError
+
+    def __init__(self, state: Any = None, lang: str = "en", seat: int | None = None, **kwargs: Any) -> None:
+        if state is None:
+            from .. import new_game
+
+            state = new_game(self.default_game)
+        self._state = state
+        self._history: list[Any] = []  # earlier states, oldest first, for the log and the highlight
+        self._callbacks: list[ActionCallback] = []
+        self._error_source: Callable[[str], str] | None = None
+        super().__init__(lang=lang, seat=seat, **kwargs)
+        self.on_msg(self._on_msg)
+        self._redraw()
+
+    # -- traits ---------------------------------------------------------------------------------
+
+    @traitlets.validate("lang")
+    def _valid_lang(self, proposal: dict[str, Any]) -> str:
+        if proposal["value"] not in LANGS:
+            raise traitlets.TraitError(f"lang must be one of {LANGS}, not {proposal['value']!r}")
+        return proposal["value"]
+
+    @traitlets.validate("seat")
+    def _valid_seat(self, proposal: dict[str, Any]) -> int | None:
+        v = proposal["value"]
+        if v is not None and not 0 <= v < self._state.n_players:
+            raise traitlets.TraitError(f"seat must be None or 0..{self._state.n_players - 1}, not {v!r}")
+        return v
+
+    @traitlets.observe("lang", "seat")
+    def _on_view_change(self, _change: dict[str, Any]) -> None:
+        if hasattr(self, "_state"):
+            self._redraw()
+
+    # -- state ----------------------------------------------------------------------------------
+
+    @property
+    def state(self) -> Any:
+        """The state on the board. Setting it redraws; a state of another game starts a fresh log."""
+        return self._state
+
+    @state.setter
+    def state(self, new: Any) -> None:
+        old = self._state
+        if new is old:
+            return
+        same_game = (getattr(new, "game", None) == getattr(old, "game", None) and new.n_players == old.n_players
+                     and new.round >= old.round and new.cat is old.cat)
+        self.show(new, [*self._history, old] if same_game else [])
+
+    def show(self, state: Any, history: Sequence[Any] = ()) -> None:
+        """Put ``state`` on the board; ``history`` holds the states before it (oldest first) for the log."""
+        self._history = list(history)[-self.log_size:]
+        self._state = state
+        if self.seat is not None and self.seat >= state.n_players:
+            self.seat = None
+        self._set_error(None)
+        self._redraw()
+
+    def _redraw(self) -> None:
+        prev = self._history[-1] if self._history else None
+        self.model = self._build_model(self._state, self.lang, self.seat, self._history)
+        self.highlight = self._build_highlight(self._state, prev)
+        if self._error_source is not None:
+            self.error = self._error_source(self.lang)
+
+    def _set_error(self, source: Callable[[str], str] | None) -> None:
+        self._error_source = source
+        self.error = source(self.lang) if source is not None else ""
+
+    # -- actions --------------------------------------------------------------------------------
+
+    def on_action(self, callback: ActionCallback, remove: bool = False) -> None:
+        """Register (or with ``remove`` unregister) a callback for the notation text of each valid click."""
+        if remove:
+            self._callbacks.remove(callback)
+        else:
+            self._callbacks.append(callback)
+
+    def handle_message(self, msg: Any) -> bool:
+        """Check a browser message, then apply it (or pass it to the callbacks). True if it was accepted.
+
+        Besides the action kinds, ``{"kind": "lang", "lang": "de"}`` switches the language.
+        """
+        if isinstance(msg, dict) and msg.get("kind") == "lang":
+            return self._switch_lang(msg)
+        state = self._state
+        error = self.click_error
+        try:
+            text = self._to_action(state, msg)
+        except error as err:
+            self._set_error(lambda lang, err=err: err.text(lang, state))
+            return False
+        if state.is_over:
+            self._set_error(lambda lang: error("over").text(lang))
+            return False
+        if self.seat is not None and state.to_move != self.seat:
+            turn = error("turn", seat=self.seat, seat_mover=state.to_move)
+            self._set_error(lambda lang: turn.text(lang, state))
+            return False
+        try:
+            new = state.apply(text)
+        except IllegalAction as err:
+            self._set_error(lambda lang, err=err: state.explain(err, lang))
+            return False
+        self._set_error(None)
+        if self._callbacks:
+            for callback in list(self._callbacks):
+                callback(new.last_action or text)
+        else:
+            self.state = new
+        return True
+
+    def _switch_lang(self, msg: dict[str, Any]) -> bool:
+        error = self.click_error
+        extra = [f for f in msg if f not in ("kind", "lang")]
+        if "lang" not in msg:
+            err = error("missing", kind="lang", field="lang")
+        elif extra:
+            err = error("extra", kind="lang", field=str(extra[0]))
+        elif msg["lang"] not in LANGS:
+            err = error("lang", allowed=", ".join(LANGS), got=show_value(msg["lang"]))
+        else:
+            self.lang = msg["lang"]
+            return True
+        self._set_error(lambda lang: err.text(lang))
+        return False
+
+    def _on_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        self.handle_message(content)
