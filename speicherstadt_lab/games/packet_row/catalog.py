@@ -19,6 +19,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from ...engine.datafiles import read_catalog_file
 from ...engine.errors import CatalogError
 
 FORMAT = "speicherstadt-lab/packet-row-catalog/1"
@@ -141,22 +142,6 @@ def _check(where: str, name: str, value: Any, kind: str, goods: set[str], dests:
             raise _err(where, f"field '{name}' must be one of the destinations {sorted(dests)}, not {value!r}")
         return value
     raise AssertionError(kind)
-
-
-def _read(path: str | Path) -> dict[str, Any]:
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as e:
-        raise CatalogError(f"catalog file {str(p)!r} cannot be read: {e.strerror or e}") from None
-    try:
-        data = json.loads(text) if p.suffix.lower() == ".json" else tomllib.loads(text)
-    except (ValueError, tomllib.TOMLDecodeError) as e:
-        kind = "JSON" if p.suffix.lower() == ".json" else "TOML"
-        raise CatalogError(f"catalog file {str(p)!r} is not valid {kind}: {e}") from None
-    if not isinstance(data, dict):
-        raise CatalogError(f"catalog file {str(p)!r}: the top level must be a table/object")
-    return data
 
 
 @cache
@@ -381,7 +366,7 @@ def load_catalog(source: str | Path | dict[str, Any] | Catalog | None = None) ->
         return default_catalog()
     if isinstance(source, Catalog):
         return source
-    data = source if isinstance(source, dict) else _read(source)
+    data = source if isinstance(source, dict) else read_catalog_file(source)
     base = data.get("base")
     if base is not None:
         if base != "default":

@@ -16,12 +16,12 @@ depends on public facts only, so being asked never tells the others anything.
 from __future__ import annotations
 
 import itertools
-import json
 import zlib
 from collections import Counter
 from typing import Any
 
 from ...engine.actions import Action
+from ...engine.datafiles import JsonState
 from ...engine.errors import IllegalAction
 from ...engine.events import Event
 from ...engine.i18n import load_messages, messages
@@ -108,7 +108,7 @@ class SeatView:
         return f"<seat {self.seat} {self.name}: ${self.money}, {len(self.hand)} in hand, {len(self.ships)} ships>"
 
 
-class State:
+class State(JsonState):
     """A position in a game of Packet Row. See ``docs/notation.md`` and ``docs/packet-row-notes.md``."""
 
     game = "packet_row"
@@ -961,15 +961,6 @@ class State:
             "last_action": self.last_action,
             "observer": self.observer,
         }
-
-    def to_json(self) -> str:
-        return json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"))
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, State) and self.to_dict() == other.to_dict()
-
-    def __hash__(self) -> int:
-        return hash(self.to_json())
 
     def __repr__(self) -> str:
         mv = "-" if self.to_move is None else self.seat_name(self.to_move)

@@ -9,13 +9,13 @@ the game is over. Cards and goods are small ints inside; ids and names appear on
 from __future__ import annotations
 
 import itertools
-import json
 import zlib
 from collections import Counter
 from functools import lru_cache
 from typing import Any
 
 from ...engine.actions import Action, normalize
+from ...engine.datafiles import JsonState
 from ...engine.errors import IllegalAction
 from ...engine.events import Event
 from ...engine.i18n import load_messages, messages
@@ -285,7 +285,7 @@ class SeatView:
 # ---- the state --------------------------------------------------------------------------------
 
 
-class State:
+class State(JsonState):
     """A position in a game of Die Speicherstadt. See ``docs`` and ``notation.md`` for the surface."""
 
     game = "speicherstadt"
@@ -1196,15 +1196,6 @@ class State:
             "observer": self.observer,
             **({"kai": kai_rules.to_dict(self)} if self.kai is not None else {}),
         }
-
-    def to_json(self) -> str:
-        return json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"))
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, State) and self.to_dict() == other.to_dict()
-
-    def __hash__(self) -> int:
-        return hash(self.to_json())
 
     def __repr__(self) -> str:
         mv = "-" if self.to_move is None else self.seat_name(self.to_move)
