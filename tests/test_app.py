@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 from typing import Any
 
 import pytest
@@ -61,7 +60,8 @@ def test_new_game_builds_the_record_and_the_seat_controls(app: LabApp) -> None:
     assert app.record.initial.n_players == 4 and app.record.seed == 9
     assert app.players.value == 4 and app.seed.value == 9
     assert [d.value for d in app.seat_kinds[:4]] == ["human", "greedy", "random", "mcts"]
-    assert len(app._seat_box.children) == 4
+    assert [r.layout.display for r in app._seat_rows] == [None] * 4 + ["none"]  # rows stay; extra ones hide
+    assert "ssl-seats-4" in app._seat_box._dom_classes and "ssl-seats-3" not in app._seat_box._dom_classes
     assert app.node is app.record.root and app.board.state is app.record.initial
     assert app.board.model["round"] == 1 and len(app.board.model["seats"]) == 4
     assert app.tree.tree == {"root": 0, "line": []}
@@ -190,22 +190,51 @@ def test_play_to_round_end_and_to_game_end(app: LabApp) -> None:
     assert "over" in app.message.value
 
 
+class GatedBot:
+    """A bot that thinks until the test opens its gate: jobs stay running exactly as long as a test needs."""
+
+    name = "gated"
+
+    def __init__(self) -> None:
+        self.gate = threading.Event()
+        self.thinking = threading.Event()
+
+    def params(self) -> dict[str, Any]:
+        return {"bot": "gated"}
+
+    def choose(self, state: Any) -> Any:
+        self.thinking.set()
+        assert self.gate.wait(60), "the test never opened the gate"
+        return state.legal_actions()[0]
+
+
+def gate_seat(app: LabApp, seat: int) -> GatedBot:
+    """Seat ``seat`` is played by a GatedBot (the app asks ``bot_for``, which reads its bot cache)."""
+    app.set_seat(seat, "mcts:seconds=1")
+    bot = GatedBot()
+    app._bots[seat] = (app.seat_spec(seat), bot)
+    return bot
+
+
 def test_only_one_job_at_a_time_and_cancel_stops_it() -> None:
     app = LabApp(players=3, seed=2, seats=HUMANS, chart_delay=0)
-    app.set_seat(0, "mcts:seconds=1")
+    assert app.state.to_move == 0
+    bot = gate_seat(app, 0)
     assert app.play_to_end()
+    assert bot.thinking.wait(60)
     assert app.busy and not app.cancel_button.disabled and app.bot_button.disabled
     assert not app.bot_move() and not app.compute_win_chances()
     assert "Busy" in app.message.value
     before = app.node
     click(app, kind="place", space=0)
     assert "bots are moving" in app.board.error
-    assert app.node is before or (app.node.parent is before and app.node.by != "human")
-    before = app.node
+    assert app.node is before
     app.back()
     assert app.node is before, "navigation waits for the bots"
     app.cancel()
+    bot.gate.set()
     app.wait()
+    assert app.node is before, "a move found after cancel is not played"
     assert not app.busy and app.cancel_button.disabled and not app.bot_button.disabled
     assert "Cancelled" in app.message.value and not app.state.is_over
 
@@ -231,12 +260,12 @@ def test_a_failing_job_reports_its_error_and_frees_the_app(app: LabApp, monkeypa
 
 
 def test_long_work_leaves_the_kernel_thread_free(app: LabApp) -> None:
-    app.set_seat(0, "mcts:seconds=1")
-    started = time.monotonic()
-    assert app.bot_move()
-    assert time.monotonic() - started < 0.5, "bot_move returns at once; the search runs in a thread"
+    bot = gate_seat(app, 0)
+    assert app.bot_move()  # returns while the bot still thinks: the search runs in a thread
+    assert bot.thinking.wait(60) and app.busy
     assert any(t.name.startswith("speicherstadt-lab-bot") for t in threading.enumerate())
     app.x_mode.value = "round"  # the controls still work meanwhile
+    bot.gate.set()
     app.wait()
     assert app.node.ply == 1
 

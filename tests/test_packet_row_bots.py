@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import speicherstadt_lab as sl
@@ -15,35 +14,31 @@ from speicherstadt_lab.records import record_game
 from speicherstadt_lab.reviewing import review
 
 
-def _play(seed: int, hero: int, players: int = 4) -> tuple[Any, float, int]:
+def _play(seed: int, hero: int, players: int = 4) -> tuple[Any, int]:
     state = sl.new_game("packet_row", players=players, seed=seed)
     bots = [make_bot("greedy" if i == hero else "random", seed=seed * 10 + i) for i in range(players)]
-    think, decisions = 0.0, 0
+    decisions = 0
     while not state.is_over:
         seat = state.to_move
         obs = state.observe(seat)
-        t0 = time.perf_counter()
         action = bots[seat].choose(obs)
-        if seat == hero:
-            think += time.perf_counter() - t0
-            decisions += 1
+        decisions += seat == hero
         assert action in state.legal_actions()
         state = state.apply(action)
-    return state, think, decisions
+    return state, decisions
 
 
-def test_greedy_beats_random_clearly_and_fast() -> None:
-    wins, think, decisions = 0.0, 0.0, 0
+def test_greedy_beats_random_clearly() -> None:
+    wins, decisions = 0.0, 0
     games = 40
     for g in range(games):
-        state, t, d = _play(100 + g, hero=g % 4)
+        state, d = _play(100 + g, hero=g % 4)
         winners = state.winners()
         wins += 1 / len(winners) if g % 4 in winners else 0.0
-        think += t
         decisions += d
     lo, _hi = wilson(wins / games, games)
     assert lo > 0.25, f"greedy win rate {wins / games:.2f} (lower bound {lo:.2f}) vs fair share 0.25"
-    assert 1000 * think / decisions < 5.0
+    assert decisions > 10 * games  # the hero decided throughout (time per decision: benchmarks/bots.py)
 
 
 def test_greedy_is_the_same_on_the_observation_and_the_full_state() -> None:

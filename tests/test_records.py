@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 from collections import Counter
 from typing import Any
 
@@ -222,12 +221,11 @@ def test_sparse_caching_rebuilds_the_same_states(full_game: GameRecord, cache_ev
     assert stored == sum(1 for n in sparse.nodes() if n.ply % cache_every == 0)
 
 
-def test_state_access_is_fast(full_game: GameRecord) -> None:
-    nodes = full_game.nodes()
-    t = time.perf_counter()
-    for node in nodes:
-        node.state.score(0)
-    assert (time.perf_counter() - t) / len(nodes) < 0.01  # loose: ≤ 10 ms a node
+def test_every_node_has_its_state(full_game: GameRecord) -> None:
+    """Each node's state is the parent's state with the node's action applied (speed: benchmarks/analysis.py)."""
+    for node in full_game.nodes():
+        if node.parent is not None:
+            assert node.state == node.parent.state.apply(node.action)
 
 
 # ---- JSON ----------------------------------------------------------------------------------------
@@ -480,9 +478,7 @@ def test_trajectory_of_a_variation_and_speed() -> None:
     side = branch(rec.mainline()[50], 4, plies=7)
     df = rec.trajectory(side)
     assert df["ply"].max() == 57 and list(df[df["ply"] == 57]["action"].unique()) == [side.action]
-    t = time.perf_counter()
     full = rec.trajectory()
-    assert time.perf_counter() - t < 5.0  # loose sanity bound; see the report for the measurement
     assert len(full[full["kind"] == "step"]) == 4 * len(rec.mainline())
 
 

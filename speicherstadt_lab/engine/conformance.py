@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import itertools
 import json
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
@@ -50,6 +51,8 @@ CHECKS = (
     "game",  # the game's own end-of-game checks
 )
 LANGS = ("en", "de")
+#: How many resampled twins the leak check tries before it calls a hidden order public (made only on a suspect).
+TWINS = 16
 
 
 def _no_hidden(state: GameState) -> list[list[Any]]:
@@ -158,20 +161,51 @@ def _first_diff(a: Sequence[str], b: Sequence[str]) -> int:
     return next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
 
 
-def _leaks(obj: Any, hidden: list[list[Any]]) -> list[Any] | None:
-    """A list inside ``obj`` that spells out one of the hidden sequences in its secret order."""
-    secret = [h for h in hidden if len(h) >= 2 and h != sorted(h, key=repr)]
-    if not secret:
-        return None
+def _count_list(obj: Any, target: list[Any]) -> int:
+    """How often ``target`` stands as a list (or tuple) anywhere inside ``obj``."""
+    n = 0
     stack = [obj]
     while stack:
         x = stack.pop()
         if isinstance(x, dict):
             stack.extend(x.values())
         elif isinstance(x, list | tuple):
-            if list(x) in secret:
-                return list(x)
+            if len(x) == len(target) and list(x) == target:
+                n += 1
             stack.extend(x)
+    return n
+
+
+def _leaks(obj: Any, hidden: list[list[Any]],
+           twins: Iterable[tuple[Any, list[list[Any]]]] | None = None) -> list[Any] | None:
+    """A list inside ``obj`` that spells out one of the hidden sequences in its secret order.
+
+    Without ``twins`` every such list counts. With ``twins`` (the same view of states with the same
+    public facts and resampled hidden orders, as ``(view, hidden_sequences)``, made lazily), a list counts
+    only when a twin whose sequence is in another order shows that list fewer times: a list that stays is
+    public (a ship's cargo can equal the last three cubes in the bag). A sequence no twin reorders (its order
+    follows from public facts) is not reported.
+    """
+    secret = [(i, h) for i, h in enumerate(hidden) if len(h) >= 2 and h != sorted(h, key=repr)]
+    if not secret:
+        return None
+    found = [(i, h, n) for i, h in secret if (n := _count_list(obj, h))]
+    if not found or twins is None:
+        return found[0][1] if found else None
+    made: list[tuple[Any, list[list[Any]]]] = []
+    source = iter(twins)
+    for i, h, n in found:
+        for k in itertools.count():
+            if k == len(made):
+                twin = next(source, None)
+                if twin is None:
+                    break
+                made.append(twin)
+            view, twin_hidden = made[k]
+            if i < len(twin_hidden) and twin_hidden[i] != h:
+                if _count_list(view, h) < n:
+                    return h
+                break
     return None
 
 
@@ -285,11 +319,17 @@ class _Checker:
                 text = json.dumps(v, ensure_ascii=False)
             except (TypeError, ValueError) as e:
                 self.fail("view", f"view({seat}) is not JSON-serializable: {e}")
-            leak = _leaks(json.loads(text), hidden)
+            leak = _leaks(json.loads(text), hidden, self._twins(s, seat, det))
             if leak is not None:
                 self.fail("view", f"view({seat}) shows a hidden order: {leak[:8]}...")
             self.expect("view", self.a.public(det, seat) == self.a.public(s, seat),
                         f"view({seat}) changes when the hidden information is resampled")
+
+    def _twins(self, s: GameState, seat: int | None, det: GameState) -> Iterator[tuple[Any, list[list[Any]]]]:
+        """Views of ``det`` and of further determinizations of ``s`` (seeds follow from the run's seed)."""
+        for k in range(TWINS):
+            d = det if k == 0 else s.determinize(Rng(self.seed, "conformance", "twin", self.step, k).below(2**32))
+            yield json.loads(json.dumps(d.view(seat))), self.a.hidden_sequences(d)
 
     def observe(self, s: GameState, seat: int, legal: list[Action], det_seed: int) -> None:
         if not self.on("observe"):

@@ -462,6 +462,13 @@ class LabApp:
         self.seat_labels = [w.HTML(layout=lay(width="auto")) for _ in range(MAX_SEATS)]
         for label in self.seat_labels:
             label.add_class("ssl-seatname")
+        for k, dd in enumerate(self.seat_kinds):
+            dd.add_class("ssl-seat-kind")
+            dd.add_class(f"ssl-seat-kind-{k}")
+        # One row per possible seat, made once and shown or hidden: rebuilding rows when the player count
+        # changes replaced the dropdowns in the page while a user (or a browser test) was choosing in them.
+        self._seat_rows = [w.HBox([label, dd], layout=w.Layout(align_items="center", justify_content="space-between"))
+                           for label, dd in zip(self.seat_labels, self.seat_kinds, strict=True)]
         self.mcts_strength = w.Dropdown(options=self._strength_options(lang), value="iterations=200",
                                         description=t["strength"], style={"description_width": "auto"},
                                         layout=lay(width="180px"))
@@ -566,8 +573,9 @@ class LabApp:
         css = w.HTML(APP_CSS, layout=w.Layout(display="none"))
         self._title = w.HTML()
         self._title.add_class("ssl-apptitle")
-        self._seat_box = w.GridBox(layout=w.Layout(grid_template_columns="1fr 1fr", grid_gap="3px 10px",
-                                                   width="100%"))
+        self._seat_box = w.GridBox(self._seat_rows, layout=w.Layout(grid_template_columns="1fr 1fr",
+                                                                    grid_gap="3px 10px", width="100%"))
+        self._seat_box.add_class("ssl-seats")
         spacer = w.Box(layout=w.Layout(flex="1 1 auto"))
         top = w.HBox([self._title, self.game, self.players, self.seed, self.new_button, spacer, self.tutorial_button,
                       self.saver, self.loader, self.lang], layout=w.Layout(width="100%"))
@@ -723,15 +731,17 @@ class LabApp:
         n = self.players.value
         lang = self.lang_code
         tokens = seat_tokens(self.record.initial, lang) if self.record.initial.n_players == n else None
-        items: list[w.Widget] = []
-        for k in range(n):
-            colour = charts.seat_colour(k)
-            name = tokens[k]["name"] if tokens else f"{k + 1}"
-            self.seat_labels[k].value = (f'<span class="ssl-seatdot" style="background:{colour}"></span>'
-                                         f'{html.escape(name)}')
-            items.append(w.HBox([self.seat_labels[k], self.seat_kinds[k]],
-                                layout=w.Layout(align_items="center", justify_content="space-between")))
-        self._seat_box.children = items
+        for k, row in enumerate(self._seat_rows):
+            if k < n:
+                colour = charts.seat_colour(k)
+                name = tokens[k]["name"] if tokens else f"{k + 1}"
+                self.seat_labels[k].value = (f'<span class="ssl-seatdot" style="background:{colour}"></span>'
+                                             f'{html.escape(name)}')
+            row.layout.display = None if k < n else "none"
+        # The page's sign that the rows are shown for n seats (set last: browser tests wait for it).
+        for cls in [c for c in self._seat_box._dom_classes if c.startswith("ssl-seats-")]:
+            self._seat_box.remove_class(cls)
+        self._seat_box.add_class(f"ssl-seats-{n}")
 
     # ---- the record and the current node ----------------------------------------------------------------
 
