@@ -62,7 +62,7 @@ def test_board_in_plain_python() -> None:
     s = sl.new_game(players=4, seed=7)
     board = Board(s)
     assert board.state is s and board.lang == "en" and board.seat is None and board.error == ""
-    assert board.model == board_model(s, "en", None)
+    assert board.model == {**board_model(s, "en", None), "rev": 0}
     assert board.highlight["action"] is None
     assert {"model", "lang", "error", "highlight"} <= set(board.keys)
     assert "state" not in board.keys and "seat" not in board.keys

@@ -95,7 +95,8 @@ function render({ model, el: host }) {
   let spySel = null; // Kaispeicher spy step: "space level" of the own worker picked first
   let truckSel = null; // Kaispeicher truck: {good, k} of the cube picked on one of the own contracts
 
-  const send = (msg) => model.send(msg);
+  // every click names the position it was made on (model.rev); Python refuses one made on an earlier position
+  const send = (msg) => model.send(msg.kind === "lang" ? msg : { ...msg, rev: (model.get("model") || {}).rev });
 
   function draw() {
     const m = model.get("model") || {};

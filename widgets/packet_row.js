@@ -81,7 +81,8 @@ function render({ model, el: host }) {
   let selShips = []; // indices into the viewer's ships
   let dismissed = false;
 
-  const send = (msg) => model.send(msg);
+  // every click names the position it was made on (model.rev); Python refuses one made on an earlier position
+  const send = (msg) => model.send(msg.kind === "lang" ? msg : { ...msg, rev: (model.get("model") || {}).rev });
 
   function draw() {
     const m = model.get("model") || {};

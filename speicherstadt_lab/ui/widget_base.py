@@ -54,6 +54,7 @@ class GameBoard(anywidget.AnyWidget):
         self._history: list[Any] = []  # earlier states, oldest first, for the log and the highlight
         self._callbacks: list[ActionCallback] = []
         self._error_source: Callable[[str], str] | None = None
+        self._rev = 0  # which position the board shows: clicks carry it back, so a stale click is refused
         super().__init__(lang=lang, seat=seat, **kwargs)
         self.on_msg(self._on_msg)
         self._redraw()
@@ -98,6 +99,7 @@ class GameBoard(anywidget.AnyWidget):
         """Put ``state`` on the board; ``history`` holds the states before it (oldest first) for the log."""
         self._history = list(history)[-self.log_size:]
         self._state = state
+        self._rev += 1
         if self.seat is not None and self.seat >= state.n_players:
             self.seat = None
         self._set_error(None)
@@ -105,7 +107,9 @@ class GameBoard(anywidget.AnyWidget):
 
     def _redraw(self) -> None:
         prev = self._history[-1] if self._history else None
-        self.model = self._build_model(self._state, self.lang, self.seat, self._history)
+        model = self._build_model(self._state, self.lang, self.seat, self._history)
+        model["rev"] = self._rev
+        self.model = model
         self.highlight = self._build_highlight(self._state, prev)
         if self._error_source is not None:
             self.error = self._error_source(self.lang)
@@ -126,13 +130,21 @@ class GameBoard(anywidget.AnyWidget):
     def handle_message(self, msg: Any) -> bool:
         """Check a browser message, then apply it (or pass it to the callbacks). True if it was accepted.
 
-        Besides the action kinds, ``{"kind": "lang", "lang": "de"}`` switches the language.
+        Besides the action kinds, ``{"kind": "lang", "lang": "de"}`` switches the language. The page adds
+        ``rev``, the ``model["rev"]`` of the position it clicked on: a click made on an earlier position (the
+        board moved on meanwhile, say after a bot's move or a double click) is refused. Python callers may
+        leave ``rev`` out.
         """
         if isinstance(msg, dict) and msg.get("kind") == "lang":
             return self._switch_lang(msg)
         state = self._state
         error = self.click_error
         try:
+            if isinstance(msg, dict) and "rev" in msg:
+                rev = msg["rev"]
+                if isinstance(rev, bool) or not isinstance(rev, int) or rev != self._rev:
+                    raise error("stale", field="rev", got=show_value(rev), now=self._rev)
+                msg = {k: v for k, v in msg.items() if k != "rev"}
             text = self._to_action(state, msg)
         except error as err:
             self._set_error(lambda lang, err=err: err.text(lang, state))
