@@ -10,6 +10,12 @@ from typing import Any
 from .errors import CatalogError
 
 
+def is_key(value: Any, table: Any) -> bool:
+    """``value`` is a text found in ``table`` (a set or dict of ids). A list or object from a file is no key:
+    ``value in table`` would raise TypeError for it instead of letting the caller name the field."""
+    return isinstance(value, str) and value in table
+
+
 def read_catalog_file(path: str | Path) -> dict[str, Any]:
     """A user's catalogue file (TOML, or JSON by its suffix) as data; CatalogError says what is wrong."""
     p = Path(path)

@@ -41,7 +41,7 @@ from ..records import GameRecord, Node
 from ..reviewing import REVIEW_KEY, Review
 from ..reviewing import review as run_review
 from . import board_for, charts
-from .model import LOG_SIZE, card_info, seat_tokens
+from .model import LOG_SIZE, card_info, seat_tokens, show_value
 
 MAX_SEATS = 5
 SEAT_KINDS = ("human", "random", "greedy", "mcts")
@@ -66,7 +66,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "win_progress": "Win chances: {i} of {n} positions", "cancelled": "Cancelled.",
         "done_win": "Win chances: {n} positions ({rollouts} rollouts each, fair mode).",
         "loaded": "Loaded a record: {plies} plies in the main line, {branches} branch points.",
-        "load_error": "Could not load the file: {error}", "not_text": "the file is not UTF-8 text",
+        "load_error": "Could not load the file: {error}", "tree_id": "Moves: the click names no move of this "
+        "record (field 'id' = {got}).", "not_text": "the file is not UTF-8 text",
         "over": "The game is over.", "why": "Why {seat} played {action}", "no_explain":
         "After a bot's move, its reasons show here (per action: visits and expected score for MCTS).",
         "action": "action", "visits": "visits", "score": "exp. score", "wins": "win share", "value": "value",
@@ -97,7 +98,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "win_progress": "Siegchancen: {i} von {n} Stellungen", "cancelled": "Abgebrochen.",
         "done_win": "Siegchancen: {n} Stellungen (je {rollouts} Ausspielungen, fairer Modus).",
         "loaded": "Partie geladen: {plies} Züge in der Hauptlinie, {branches} Verzweigungen.",
-        "load_error": "Die Datei konnte nicht geladen werden: {error}", "not_text": "die Datei ist kein UTF-8-Text",
+        "load_error": "Die Datei konnte nicht geladen werden: {error}", "tree_id": "Züge: der Klick nennt keinen "
+        "Zug dieser Partie (Feld 'id' = {got}).", "not_text": "die Datei ist kein UTF-8-Text",
         "over": "Das Spiel ist vorbei.", "why": "Warum {seat} {action} spielte", "no_explain":
         "Nach einem Botzug stehen hier seine Gründe (je Aktion: Besuche und erwartete Punkte bei MCTS).",
         "action": "Aktion", "visits": "Besuche", "score": "erw. Punkte", "wins": "Sieganteil", "value": "Wert",
@@ -242,13 +244,14 @@ class TreeView(anywidget.AnyWidget):
         self._callbacks.append(callback)
 
     def handle_message(self, msg: Any) -> bool:
-        """A browser message; True if it was a well-formed ``goto``."""
-        if not (isinstance(msg, dict) and msg.get("kind") == "goto" and isinstance(msg.get("id"), int)
-                and not isinstance(msg.get("id"), bool)):
+        """A browser message; True if it was a well-formed ``goto`` (an integer ``id``). A ``goto`` with a
+        bad ``id`` still reaches the callbacks, which say what is wrong with it."""
+        if not (isinstance(msg, dict) and msg.get("kind") == "goto"):
             return False
+        ident = msg.get("id")
         for callback in list(self._callbacks):
-            callback(msg["id"])
-        return True
+            callback(ident)
+        return isinstance(ident, int) and not isinstance(ident, bool)
 
 
 # ---- saving: a button that downloads the record ----------------------------------------------------------
@@ -898,9 +901,13 @@ class LabApp:
         if not self._syncing and change["new"] != self.node.ply:
             self.goto_ply(change["new"])
 
-    def _on_tree(self, ident: int) -> None:
-        if 0 <= ident < len(self._by_id):
-            self.goto(self._by_id[ident])
+    def _on_tree(self, ident: Any) -> None:
+        ok = isinstance(ident, int) and not isinstance(ident, bool) and 0 <= ident < len(self._by_id)
+        node = self._by_id[ident] if ok else None
+        if node is None or node.record is not self.record:  # a removed move is no longer in the record
+            self._say(text(self.lang_code, "tree_id", got=show_value(ident)), error=True)
+            return
+        self.goto(node)
 
     # ---- playing --------------------------------------------------------------------------------------
 

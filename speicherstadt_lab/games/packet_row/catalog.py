@@ -19,7 +19,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from ...engine.datafiles import read_catalog_file
+from ...engine.datafiles import is_key, read_catalog_file
 from ...engine.errors import CatalogError
 
 FORMAT = "speicherstadt-lab/packet-row-catalog/1"
@@ -134,11 +134,11 @@ def _check(where: str, name: str, value: Any, kind: str, goods: set[str], dests:
             raise _err(where, f"field '{name}' must be a non-empty text, not {value!r}")
         return value
     if kind == _GOOD:
-        if value not in goods:
+        if not is_key(value, goods):
             raise _err(where, f"field '{name}' must be one of the goods {sorted(goods)}, not {value!r}")
         return value
     if kind == _DEST:
-        if value not in dests:
+        if not is_key(value, dests):
             raise _err(where, f"field '{name}' must be one of the destinations {sorted(dests)}, not {value!r}")
         return value
     raise AssertionError(kind)
@@ -291,7 +291,7 @@ def build(raw: dict[str, Any], *, is_default: bool = False) -> Catalog:
             raise _err(where, "the id appears twice")
         seen.add(cid)
         kind = c.get("kind")
-        if kind not in KINDS:
+        if not is_key(kind, KINDS):
             raise _err(where, f"field 'kind' must be one of {sorted(KINDS)}, not {kind!r}")
         allowed_boards, spec = KINDS[kind]
         if kind in ("contract", "goods", "gold") and cid in RESERVED:
@@ -300,7 +300,7 @@ def build(raw: dict[str, Any], *, is_default: bool = False) -> Catalog:
         if unknown:
             raise _err(where, f"unknown field(s) {sorted(unknown)} for a {kind} card")
         board = c.get("board")
-        if board not in allowed_boards:
+        if not is_key(board, allowed_boards):
             raise _err(where, f"field 'board' must be one of {list(allowed_boards)} for a {kind} card, not {board!r}")
         values: dict[str, Any] = {}
         for f, t in spec.items():
@@ -318,7 +318,7 @@ def build(raw: dict[str, Any], *, is_default: bool = False) -> Catalog:
             if f in c or kind == "building":
                 names[f] = _check(where, f, c.get(f), _STR, set(), set())
         assumed = c.get("assumed", [])
-        if not isinstance(assumed, list) or any(a not in {*spec, "count"} for a in assumed):
+        if not isinstance(assumed, list) or any(not is_key(a, {*spec, "count"}) for a in assumed):
             raise _err(where, f"field 'assumed' must list some of the card's fields {sorted({*spec, 'count'})}")
         note = c.get("note")
         if note is not None and not isinstance(note, str):

@@ -184,6 +184,8 @@ def from_dict(d: dict[str, Any]) -> State:
     if d.get("format") != STATE_FORMAT:
         raise RecordError(f"state field 'format': expected {STATE_FORMAT!r}, got {d.get('format')!r}")
     catalog = d.get("catalog")
+    if catalog != "default" and not isinstance(catalog, dict):  # a state file never names a path to read
+        raise RecordError("state field 'catalog': must be \"default\" or the catalogue's data (an object)")
     try:
         cat = load_catalog(None if catalog == "default" else catalog)
     except (ValueError, TypeError) as e:

@@ -16,7 +16,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from ...engine.datafiles import read_catalog_file
+from ...engine.datafiles import is_key, read_catalog_file
 from ...engine.errors import CatalogError
 
 FORMAT = "speicherstadt-lab/catalog/1"
@@ -165,11 +165,11 @@ def _check_type(where: str, name: str, value: Any, kind: str, goods: set[str]) -
             raise _err(where, f"field '{name}' must be a non-empty text, not {value!r}")
         return value
     if kind == _GOOD:
-        if value not in goods:
+        if not is_key(value, goods):
             raise _err(where, f"field '{name}' must be one of the goods {sorted(goods)}, not {value!r}")
         return value
     if kind == _GOODS:
-        if not isinstance(value, list) or not value or any(v not in goods for v in value):
+        if not isinstance(value, list) or not value or any(not is_key(v, goods) for v in value):
             raise _err(where, f"field '{name}' must be a non-empty list of goods from {sorted(goods)}, not {value!r}")
         return tuple(value)
     raise AssertionError(kind)
@@ -269,8 +269,23 @@ def build(raw: dict[str, Any], *, is_default: bool = False) -> Catalog:
     if not isinstance(cop, list) or len(cop) < 2 or any(not isinstance(x, int) for x in cop):
         raise _err("setup", "field 'counting_office_points' must be a list of whole numbers, [0, 2, 5, ...]")
     offer = setup.get("offer_size")
-    if not isinstance(offer, dict) or not offer:
-        raise _err("setup", "field 'offer_size' must map player counts to the number of water spaces")
+    if not isinstance(offer, dict) or not offer or any(
+            k not in ("2", "3", "4", "5") or isinstance(v, bool) or not isinstance(v, int) or v < 1
+            for k, v in offer.items()):
+        raise _err("setup", "field 'offer_size' must map player counts 2-5 to the number of water spaces (≥ 1)")
+    expansions: dict[str, dict[str, Any]] = {}
+    for exp_name in ("kaispeicher",):
+        ext = setup.get(exp_name)
+        if ext is None:
+            continue
+        if not isinstance(ext, dict):
+            raise _err("setup", f"field '{exp_name}' must be a table")
+        for f in ("workers", "income", "grey_workers", "break_cards"):
+            if f in ext:
+                _check_type("setup", f"{exp_name}.{f}", ext[f], _INT, set())
+        if not isinstance(ext.get("removed", {}), dict):
+            raise _err("setup", f"field '{exp_name}.removed' must map player counts to lists of card ids")
+        expansions[exp_name] = ext
     removed = setup.get("removed", {})
     if not isinstance(removed, dict):
         raise _err("setup", "field 'removed' must map player counts to lists of card ids")
@@ -291,7 +306,7 @@ def build(raw: dict[str, Any], *, is_default: bool = False) -> Catalog:
             raise _err(where, "the id appears twice")
         seen.add(cid)
         kind = c.get("kind")
-        if kind not in KIND_FIELDS:
+        if not is_key(kind, KIND_FIELDS):
             raise _err(where, f"field 'kind' must be one of {sorted(KIND_FIELDS)}, not {kind!r}")
         spec = KIND_FIELDS[kind]
         unknown = set(c) - _COMMON - set(spec)
@@ -299,7 +314,7 @@ def build(raw: dict[str, Any], *, is_default: bool = False) -> Catalog:
             raise _err(where, f"unknown field(s) {sorted(unknown)} for a {kind} card")
         for f in ("en", "de"):
             _check_type(where, f, c.get(f), _STR, set())
-        if c.get("season") not in SEASONS:
+        if not is_key(c.get("season"), SEASONS):
             raise _err(where, f"field 'season' must be one of {list(SEASONS)}, not {c.get('season')!r}")
         values: dict[str, Any] = {}
         for f, t in spec.items():
@@ -307,7 +322,7 @@ def build(raw: dict[str, Any], *, is_default: bool = False) -> Catalog:
                 raise _err(where, f"field '{f}' is missing")
             values[f] = _check_type(where, f, c[f], t, good_ids)
         assumed = c.get("assumed", [])
-        if not isinstance(assumed, list) or any(a not in spec for a in assumed):
+        if not isinstance(assumed, list) or any(not is_key(a, spec) for a in assumed):
             raise _err(where, f"field 'assumed' must list some of the card's fields {sorted(spec)}")
         exp = c.get("expansion")
         if exp is not None and not isinstance(exp, str):
@@ -326,8 +341,12 @@ def build(raw: dict[str, Any], *, is_default: bool = False) -> Catalog:
             )
         )
     for players, ids in removed.items():
-        if not isinstance(ids, list) or any(x not in seen for x in ids):
+        if not isinstance(ids, list) or any(not is_key(x, seen) for x in ids):
             raise _err("setup", f"field 'removed.{players}' must list card ids of this catalogue")
+    for exp_name, ext in expansions.items():
+        for players, ids in ext.get("removed", {}).items():
+            if not isinstance(ids, list) or any(not is_key(x, seen) for x in ids):
+                raise _err("setup", f"field '{exp_name}.removed.{players}' must list card ids of this catalogue")
     finals = [c for c in cards if c.season == "E"]
     if len(finals) != 1 or finals[0].kind != "fire":
         raise _err("cards", "there must be exactly one card in season 'E', and it must be a fire (the 4th fire)")

@@ -208,6 +208,11 @@ def _field(d: dict[str, Any], key: str, types: type | tuple[type, ...], where: s
     return v
 
 
+def _key(x: Any, table: dict[str, Any]) -> bool:
+    """``x`` is a text key of ``table`` (a list or object from a file is no key and no error either)."""
+    return isinstance(x, str) and x in table
+
+
 def from_dict(d: dict[str, Any]) -> State:
     """Rebuild a state from ``to_dict`` data; reject anything malformed or inconsistent, naming the field."""
     if d.get("format") != STATE_FORMAT:
@@ -216,6 +221,8 @@ def from_dict(d: dict[str, Any]) -> State:
     if expansion not in EXPANSIONS:
         raise RecordError(f"state field 'expansion': {expansion!r} is not available")
     catalog = d.get("catalog")
+    if catalog != "default" and not isinstance(catalog, dict):  # a state file never names a path to read
+        raise RecordError("state field 'catalog': must be \"default\" or the catalogue's data (an object)")
     try:
         cat = load_catalog(None if catalog == "default" else catalog)
     except ValueError as e:
@@ -228,12 +235,12 @@ def from_dict(d: dict[str, Any]) -> State:
     gi = {g: i for i, g in enumerate(goods)}
 
     def cards(key: str, v: Any) -> tuple[int, ...]:
-        if not isinstance(v, list) or any(x not in by_id for x in v):
+        if not isinstance(v, list) or any(not _key(x, by_id) for x in v):
             raise RecordError(f"state field '{key}': must be a list of card ids of the catalogue")
         return tuple(by_id[x].idx for x in v)
 
     def gl(key: str, v: Any) -> tuple[int, ...]:
-        if not isinstance(v, list) or any(x not in gi for x in v):
+        if not isinstance(v, list) or any(not _key(x, gi) for x in v):
             raise RecordError(f"state field '{key}': must be a list of goods {list(goods)}")
         return tuple(gi[x] for x in v)
 
@@ -266,7 +273,7 @@ def from_dict(d: dict[str, Any]) -> State:
     st.stock = tuple(stock[g] for g in goods)
     st.discard = cards("discard", d.get("discard"))
     offer = _field(d, "offer", list)
-    if any(x is not None and x not in by_id for x in offer):
+    if any(x is not None and not _key(x, by_id) for x in offer):
         raise RecordError("state field 'offer': must list card ids or null")
     st.offer_idx = tuple(by_id[x].idx if x is not None else -1 for x in offer)
     cargo = _field(d, "cargo", list)
@@ -290,7 +297,7 @@ def from_dict(d: dict[str, Any]) -> State:
         raise RecordError("state field 'moved': must be a list of [in|out, warehouse|hall, good]")
     for m in moved:
         if (not isinstance(m, list) or len(m) != 3 or m[0] not in ("in", "out") or m[1] not in ("warehouse", "hall")
-                or m[2] not in gi):
+                or not _key(m[2], gi)):
             raise RecordError("state field 'moved': entries are [in|out, warehouse|hall, good]")
         st.moved |= 1 << _bit(("in", "out").index(m[0]), ("warehouse", "hall").index(m[1]), gi[m[2]], len(goods))
     seats_raw = _field(d, "seats", list)
@@ -310,7 +317,7 @@ def from_dict(d: dict[str, Any]) -> State:
         contracts = _field(s, "contracts", list, where)
         cs = []
         for c in contracts:
-            if not isinstance(c, list) or len(c) != 2 or c[0] not in by_id:
+            if not isinstance(c, list) or len(c) != 2 or not _key(c[0], by_id):
                 raise RecordError(f"{where} field 'contracts': entries are [card id, [goods]]")
             cs.append((by_id[c[0]].idx, gl(f"seats[{i}].contracts", c[1])))
         seat.contracts = tuple(cs)
