@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: app test lint bench chromium clean
+.PHONY: app test soak lint bench chromium clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -22,6 +22,14 @@ chromium:
 test: $(STAMP) chromium
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
+
+# Random exploration at volume (fresh seeds each run, printed): 100,000 checked random games, the property
+# tests with random draws, and 1,000 random clicks in the browser. Not part of `make test`.
+soak: $(STAMP) chromium
+	$(BIN)/python benchmarks/soak.py --games $${SOAK_GAMES:-100000}
+	HYPOTHESIS_PROFILE=explore $(BIN)/python -m pytest -q tests/test_fuzz_inputs.py tests/test_conformance.py
+	MONKEY_CLICKS=$${MONKEY_CLICKS:-1000} MONKEY_SEED=$$(od -An -N4 -tu4 /dev/urandom | tr -d ' ') \
+	  $(BIN)/python -m pytest -q -s tests/test_browser_monkey.py
 
 app: $(STAMP)
 	$(BIN)/voila notebooks/app.ipynb --port=8866 --no-browser --Voila.ip=127.0.0.1

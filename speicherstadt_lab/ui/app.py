@@ -42,6 +42,7 @@ from ..reviewing import REVIEW_KEY, Review
 from ..reviewing import review as run_review
 from . import board_for, charts
 from .model import LOG_SIZE, card_info, seat_tokens, show_value
+from .probe import Probe
 
 MAX_SEATS = 5
 SEAT_KINDS = ("human", "random", "greedy", "mcts")
@@ -515,9 +516,11 @@ class LabApp:
         self.win_button = w.Button(description=t["win"], button_style="success", layout=lay(width="auto"))
         self.rollouts = w.BoundedIntText(value=100, min=10, max=2000, step=10, description=t["rollouts"],
                                          style={"description_width": "auto"}, layout=lay(width="150px"))
+        self.rollouts.add_class("ssl-rollouts")
         self.rollout_bot = w.Dropdown(options=[(t["rb_random"], "random"), (t["rb_greedy"], "greedy")],
                                       value="random", layout=lay(width="140px"))
         self.review_button = w.Button(description=t["review"], button_style="primary", layout=lay(width="auto"))
+        self.review_button.add_class("ssl-review-btn")
         self.review_rollouts = w.BoundedIntText(value=REVIEW_ROLLOUTS, min=2, max=500, step=5,
                                                 description=t["review_rollouts"], style={"description_width": "auto"},
                                                 layout=lay(width="200px"))
@@ -529,6 +532,7 @@ class LabApp:
         self.rules = w.Accordion(children=[w.HTML()], layout=lay(width="100%"))
         self.rules.selected_index = None
         self.tutorial_button = w.ToggleButton(value=False, layout=lay(width="auto"))
+        self.tutorial_button.add_class("ssl-tutorial-btn")
         self.tutorial_button.observe(lambda _c: self._show_page(), "value")
         self._tutorial: tuple[str, w.Widget] | None = None
         self._flag_nodes: list[Node] = []
@@ -625,8 +629,10 @@ class LabApp:
         chart_panel.add_class("ssl-panel")
         self._lab_page = (main, chart_panel, self.rules)
         self._page = w.VBox(list(self._lab_page), layout=w.Layout(width="100%"))
-        app = w.VBox([css, top, self._page], layout=w.Layout(width="100%"))
+        self.probe = Probe()
+        app = w.VBox([css, self.probe, top, self._page], layout=w.Layout(width="100%"))
         app.add_class("ssl-app")
+        app.add_class("ssl-idle")
         return app
 
     def _show_page(self) -> None:
@@ -1087,6 +1093,7 @@ class LabApp:
             job = self._job = Job(kind)
         self._say("")
         self._set_busy(True)
+        self._show_activity()
 
         def run() -> None:
             try:
@@ -1100,6 +1107,7 @@ class LabApp:
                     if self._pending_auto:
                         self._pending_auto = False
                         self._maybe_autoplay()
+                    self._show_activity()
 
         if self.threaded:
             job.thread = threading.Thread(target=run, name=f"speicherstadt-lab-{kind}", daemon=True)
@@ -1141,6 +1149,13 @@ class LabApp:
             widget = stack.pop()
             stack.extend(getattr(widget, "children", ()))
             widget.close()
+
+    def _show_activity(self) -> None:
+        """The page's sign whether a job runs: class ssl-busy or ssl-idle on the app (set once the next job, if
+        any, has started, so a page never sees a passing idle between two jobs)."""
+        busy = self._job is not None
+        self.widget.remove_class("ssl-idle" if busy else "ssl-busy")
+        self.widget.add_class("ssl-busy" if busy else "ssl-idle")
 
     def _set_busy(self, busy: bool) -> None:
         job = self._job
