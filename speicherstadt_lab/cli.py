@@ -43,6 +43,8 @@ def _parser() -> argparse.ArgumentParser:
         "--processes", type=int, default=None, help="worker processes (default: all cores; 1 plays in this process)"
     )
     s.add_argument("--csv", type=Path, default=None, help="also write the per-game, per-seat table to this CSV file")
+    s.add_argument("--game", default="speicherstadt",
+                   help="the game: speicherstadt (default) or packet_row; any registered game")
     s.add_argument("--expansion", choices=["kaispeicher"], default=None, help="play with an expansion")
     s.add_argument("--no-progress", action="store_true", help="no progress bar")
     s.set_defaults(run=_cmd_simulate)
@@ -99,6 +101,12 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     from .engine.protocol import get_game
     from .simulation import parse_lineup, simulate, summarize_bots, summarize_seats
 
+    try:
+        info = get_game(args.game)
+    except ValueError as e:
+        raise UsageError(f"--game: {e}") from None
+    if args.expansion and args.expansion not in info.expansions:
+        raise UsageError(f"--expansion: {info.title} has no expansion {args.expansion!r}")
     specs = parse_lineup(args.bots)
     players = args.players if args.players is not None else len(specs)
     if args.processes is not None and args.processes < 1:
@@ -116,13 +124,14 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         executor=executor,
         progress=not args.no_progress,
         rotate=args.rotate,
+        game=info.name,
         **kwargs,
     )
     elapsed = time.perf_counter() - start
     if args.csv is not None:
         df.to_csv(args.csv, index=False)
 
-    title = get_game("speicherstadt").title + (f" with {args.expansion.title()}" if args.expansion else "")
+    title = info.title + (f" with {args.expansion.title()}" if args.expansion else "")
     order = "rotated one seat per game" if args.rotate else "fixed"
     print(f"{title}: {args.games} games, {players} players, seed {args.seed}, lineup {order}: {' | '.join(specs)}")
     print(f"{elapsed:.1f} s, {args.games / elapsed:.1f} games/s")
@@ -132,7 +141,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     print()
     print(f"Per seat (a fair share is {1 / players:.1%})")
     seats = summarize_seats(df)
-    seats.index = [f"{i} ({name})" for i, name in zip(seats.index, _seat_names(players), strict=True)]
+    seats.index = [f"{i} ({name})" for i, name in zip(seats.index, _seat_names(info.name, players), strict=True)]
     print(_table(seats, "seat"))
     if args.csv is not None:
         print()
@@ -140,10 +149,10 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _seat_names(players: int) -> list[str]:
+def _seat_names(game: str, players: int) -> list[str]:
     from . import new_game
 
-    state = new_game(players=players, seed=0)
+    state = new_game(game, players=players, seed=0)
     namer = getattr(state, "seat_name", None)
     return [namer(i) if namer else f"seat {i}" for i in range(players)]
 

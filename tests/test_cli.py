@@ -70,6 +70,16 @@ def test_simulate_per_seat_win_rates_match_the_table(capsys: pytest.CaptureFixtu
     assert "rotated one seat per game" in out
 
 
+def test_simulate_another_game(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "simulate", "--game", "packet_row", "--games", "4", "--bots", "greedy,random,random",
+                         "--seed", "3", "--processes", "1", "--no-progress")
+    assert code == 0, err
+    assert out.startswith("Packet Row: 4 games, 3 players, seed 3")
+    df = simulate(4, 3, ["greedy", "random", "random"], 3, executor="serial", progress=False, game="packet_row")
+    line = next(x for x in out.splitlines() if x.startswith("greedy"))
+    assert f"{df.loc[df['bot'] == 'greedy', 'win_share'].mean():.1%}" in line
+
+
 @pytest.mark.parametrize(
     ("argv", "fragments"),
     [
@@ -80,6 +90,9 @@ def test_simulate_per_seat_win_rates_match_the_table(capsys: pytest.CaptureFixtu
         (["--bots", "random,random", "--processes", "0"], ["--processes"]),
         (["--bots", "random,,random"], ["bots: empty spec"]),
         (["--bots", "random,random", "--csv", "/no/such/dir/x.csv"], ["--csv", "/no/such/dir"]),
+        (["--bots", "random,random", "--game", "chess"], ["--game: unknown game 'chess'"]),
+        (["--bots", "random,random", "--game", "packet_row", "--expansion", "kaispeicher"],
+         ["--expansion: Packet Row has no expansion"]),
     ],
 )
 def test_simulate_bad_input_exits_2(capsys: pytest.CaptureFixture[str], argv: list[str], fragments: list[str]) -> None:
