@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import explain, render  # noqa: F401  (imported to plug into the state's capabilities, state.py)
 from .catalog import Card, Catalog, default_catalog, load_catalog
 from .setup import check_invariants, from_dict, new_game, standard_decks, standard_start_contracts
 from .state import SeatView, State

@@ -9,14 +9,12 @@ are templates in ``data/messages/packet_row_explain.toml`` (``[pr_explain.KEY]``
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ...engine.actions import Action
 from ...engine.i18n import LANGS, load_messages, messages
 from .catalog import BOARDS
-
-if TYPE_CHECKING:
-    from .state import State
+from .state import CAPABILITIES, State
 
 load_messages("packet_row_explain")
 
@@ -204,5 +202,7 @@ def _done(state: State, a: Action, after: State) -> list[Part]:
 
 _EXPLAINERS = {"choose": _choose, "take": _take, "decline": _decline, "pass": _pass, "cash": _cash,
                "fulfil": _fulfil, "done": _done}
+
+CAPABILITIES["explain"] = explain_action
 
 __all__ = ["explain_action", "explain_actions"]

@@ -254,9 +254,7 @@ class State(JsonState):
 
     def explain_action(self, action: Action | str, lang: str = "en") -> str:
         """What a legal action would do here, in plain language (EN/DE); raises IllegalAction for an illegal one."""
-        from .explain import explain_action
-
-        return explain_action(self, self.nt.parse(action), lang)
+        return CAPABILITIES["explain"](self, self.nt.parse(action), lang)
 
     def explain(self, error: IllegalAction, lang: str = "en") -> str:
         """A refusal in ``lang``, with names from this game."""
@@ -967,9 +965,7 @@ class State(JsonState):
         return f"<Packet Row {self.n_players}p round {self.round} {self.phase}, to move: {mv}>"
 
     def _repr_html_(self) -> str:
-        from .render import state_html
-
-        return state_html(self)
+        return CAPABILITIES["html"](self)
 
     @property
     def catalog(self) -> Catalog:
@@ -981,6 +977,10 @@ class State(JsonState):
 
 
 _ANY = ("choose", "decide")
+# Optional capabilities plug in here when their modules are imported (the package's __init__ imports them):
+# "explain": explain_action(state, action, lang), "html": state_html(state). The rules never import them.
+CAPABILITIES: dict[str, Any] = {}
+
 _RULES = {
     "choose": (_ANY, State._r_choose),
     "take": (("decide",), State._r_take),

@@ -10,14 +10,12 @@ templates in ``data/messages/speicherstadt_explain.toml`` (``[explain.KEY]``, En
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ...engine.actions import Action
 from ...engine.i18n import LANGS, load_messages, messages
 from . import kaispeicher as kai_rules
-
-if TYPE_CHECKING:
-    from .state import Seat, State
+from .state import CAPABILITIES, Seat, State
 
 load_messages("speicherstadt_explain")
 
@@ -446,5 +444,7 @@ _EXPLAINERS: dict[str, Callable[[State, Action], list[Part]]] = {
     "smuggle": _smuggle,
     "truck": _truck,
 }
+
+CAPABILITIES["explain"] = explain_action
 
 __all__ = ["explain_action", "explain_actions"]

@@ -10,13 +10,12 @@ Handelskarten"); see docs/rules-notes.md.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
+import sys
+from typing import Any, NamedTuple
 
 from ...engine.actions import Action
 from ...engine.events import Event
-
-if TYPE_CHECKING:
-    from .state import Seat, State
+from .state import Seat, State, register_expansion
 
 GREY = 8  # a grey worker of seat s is stored as s + GREY in the water columns and the reservation column
 _ev = tuple.__new__
@@ -793,3 +792,18 @@ def from_dict(d: Any, n: int, by_id: dict[str, Any], gi: dict[str, int], error: 
     if len(left) != n or len(top) != len(top_cargo) or any(owner(w) >= n for _c, w, _cs in reserved):
         raise error("kai", "does not fit the number of players")
     return kai
+
+
+register_expansion(sys.modules[__name__], {
+    "pass": {"spy": r_spy_pass, "fire": r_fire_pass},
+    "reserve": {"demand": r_reserve},
+    "break": {"demand": r_break},
+    "stop": {"demand": r_stop},
+    "spy": {"spy": r_spy},
+    "double": {"fire": r_double},
+    "insure": {"fire": r_insure},
+    "deliver": {"loading": r_deliver},
+    "auction": {"loading": r_auction},
+    "smuggle": {"loading": r_smuggle},
+    "truck": {"loading": r_truck},
+})

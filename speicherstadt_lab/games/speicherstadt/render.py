@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 from html import escape
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from .state import State
+from .state import CAPABILITIES, State
 
 SEAT_COLOURS = ("#D55E00", "#0072B2", "#009E73", "#E6B800", "#CC79A7")  # Okabe-Ito, colour-blind safe
 
@@ -70,3 +68,6 @@ def state_html(state: State, lang: str = "en") -> str:
         f'<table style="border-collapse:collapse">{"".join(table)}</table>{dock}'
         f"<ul style='margin:2px 0;padding-left:1.2em;color:#444'>{events}</ul></div>"
     )
+
+
+CAPABILITIES["html"] = state_html

@@ -20,7 +20,6 @@ from ...engine.errors import IllegalAction
 from ...engine.events import Event
 from ...engine.i18n import load_messages, messages
 from ...engine.rng import Rng
-from . import kaispeicher as kai_rules
 
 STATE_FORMAT = "speicherstadt-lab/state/1"
 PHASES = ("demand", "spy", "purchase", "loading", "fire", "over")  # "spy" and "fire" only with Kaispeicher
@@ -410,9 +409,7 @@ class State(JsonState):
 
     def explain_action(self, action: Action | str, lang: str = "en") -> str:
         """What a legal action would do, in plain language (for teaching and hover texts)."""
-        from .explain import explain_action
-
-        return explain_action(self, self.notation.parse(action), lang)
+        return CAPABILITIES["explain"](self, self.notation.parse(action), lang)
 
     def explain(self, error: IllegalAction, lang: str = "en") -> str:
         """A refusal in ``lang``, with names from this game."""
@@ -1202,9 +1199,7 @@ class State(JsonState):
         return f"<Speicherstadt {self.n_players}p round {self.round} {self.phase}, to move: {mv}>"
 
     def _repr_html_(self) -> str:
-        from .render import state_html
-
-        return state_html(self)
+        return CAPABILITIES["html"](self)
 
     @property
     def cat_gidx(self) -> dict[str, int]:
@@ -1214,7 +1209,7 @@ class State(JsonState):
 _RULES: dict[str, dict[str, Any]] = {
     "place": {"demand": State._r_place},
     "buy": {"purchase": State._r_buy},
-    "pass": {"purchase": State._r_pass, "spy": kai_rules.r_spy_pass, "fire": kai_rules.r_fire_pass},
+    "pass": {"purchase": State._r_pass},
     "contract": {"loading": State._r_contract},
     "sell": {"loading": State._r_sell},
     "store": {"loading": State._r_store},
@@ -1223,17 +1218,24 @@ _RULES: dict[str, dict[str, Any]] = {
     "convert": {"loading": State._r_convert},
     "hallsell": {"loading": State._r_hallsell},
     "done": {"loading": State._r_done},
-    # Kaispeicher
-    "reserve": {"demand": kai_rules.r_reserve},
-    "break": {"demand": kai_rules.r_break},
-    "stop": {"demand": kai_rules.r_stop},
-    "spy": {"spy": kai_rules.r_spy},
-    "double": {"fire": kai_rules.r_double},
-    "insure": {"fire": kai_rules.r_insure},
-    "deliver": {"loading": kai_rules.r_deliver},
-    "auction": {"loading": kai_rules.r_auction},
-    "smuggle": {"loading": kai_rules.r_smuggle},
-    "truck": {"loading": kai_rules.r_truck},
 }
-_KAI_VERBS = frozenset(v for v, phases in _RULES.items() if all(f.__module__ == kai_rules.__name__
-                                                               for f in phases.values()))
+
+# ---- hook points -------------------------------------------------------------------------------------
+# The rules never import what plugs into them. The Kaispeicher expansion (kaispeicher.py) registers its
+# rules module and verbs when it is imported, and the base rules call it only for a position with the
+# expansion (``state.kai is not None``); explanations and the notebook rendering register as capabilities.
+# The package's __init__ imports all of them, so they are in place before any state exists.
+
+kai_rules: Any = None  # the registered expansion's rules module
+_KAI_VERBS: frozenset[str] = frozenset()  # verbs only the expansion has: refused in a base-game position
+CAPABILITIES: dict[str, Any] = {}  # "explain": explain_action(state, action, lang); "html": state_html(state)
+
+
+def register_expansion(rules: Any, verbs: dict[str, dict[str, Any]]) -> None:
+    """Plug the expansion's rules in: ``rules`` is called at the hook points, ``verbs`` adds phase rules."""
+    global kai_rules, _KAI_VERBS
+    kai_rules = rules
+    for verb, phases in verbs.items():
+        _RULES.setdefault(verb, {}).update(phases)
+    _KAI_VERBS = frozenset(v for v, phases in _RULES.items()
+                           if all(f.__module__ == rules.__name__ for f in phases.values()))
