@@ -8,7 +8,7 @@ import speicherstadt_lab as sl
 from speicherstadt_lab.analysis import compare_actions, evaluate, wilson
 from speicherstadt_lab.bots import RandomBot, make_bot
 from speicherstadt_lab.bots.greedy import GreedyBot
-from speicherstadt_lab.bots.mcts import AUTO_ROLLOUT
+from speicherstadt_lab.bots.mcts import auto_rollout
 from speicherstadt_lab.bots.packet_row_greedy import PacketRowHeuristic
 from speicherstadt_lab.records import record_game
 from speicherstadt_lab.reviewing import review
@@ -85,7 +85,7 @@ def test_greedy_explain_and_projected_scores() -> None:
 
 
 def test_mcts_plays_packet_row_with_the_greedy_rollout() -> None:
-    assert AUTO_ROLLOUT["packet_row"] == "greedy"
+    assert auto_rollout("packet_row") == "greedy" and auto_rollout("no such game") == "random"
     state = sl.new_game("packet_row", players=4, seed=3)
     bot = make_bot("mcts:iterations=30", seed=1)
     for _ in range(4):

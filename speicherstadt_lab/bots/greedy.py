@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 import pandas as pd
 
 from ..engine.actions import Action
-from ..engine.protocol import GameState
+from ..engine.protocol import GameState, get_game
 from ..engine.rng import Rng
 from . import register_bot
 
@@ -509,12 +509,12 @@ class SpeicherstadtHeuristic:
 
 
 def heuristic_for(state: GameState) -> Any:
-    """The game's heuristic (by ``state.game``): Speicherstadt's, or Packet Row's."""
-    if state.game == "packet_row":
-        from .packet_row_greedy import PacketRowHeuristic
-
-        return PacketRowHeuristic(state)
-    return SpeicherstadtHeuristic(state)
+    """The heuristic the game's plugin declares (its "heuristic" capability), for ``state``."""
+    cls = get_game(state.game).capability("heuristic")
+    if cls is None:
+        raise ValueError(f"bot: the greedy bot needs a heuristic, and {state.game!r} declares none "
+                         "(its GameInfo has no 'heuristic' capability); use the random or MCTS bot")
+    return cls(state)
 
 
 class GreedyBot:

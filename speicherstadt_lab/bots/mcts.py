@@ -5,7 +5,7 @@ the shared tree with UCB over the actions legal in that sample (children are sco
 chose them, with availability counts as in Cowling et al. 2012), adds one node, plays the rest of the
 game with a fast rollout policy and backs up a reward per seat: win share blended with a score-margin
 term, both in [0, 1]. Rollouts may stop after a few rounds and let the rollout bot project the final
-scores. Nothing here is specific to Die Speicherstadt: only the rollout bot is, and ``AUTO_ROLLOUT``
+scores. Nothing here is specific to Die Speicherstadt: only the rollout bot is, and ``auto_rollout``
 names which bot ``rollout="auto"`` uses for which game.
 """
 
@@ -19,15 +19,19 @@ from typing import Any
 import pandas as pd
 
 from ..engine.actions import Action
-from ..engine.protocol import GameState
+from ..engine.protocol import GameState, get_game
 from ..engine.rng import Rng, derive_seed
 from . import make_bot, register_bot
 from .base import position_key
 
 Policy = Callable[[GameState, Rng], Action]
 
-# The rollout bot ``rollout="auto"`` uses for a game (by ``state.game``); other games roll out at random.
-AUTO_ROLLOUT: dict[str, str] = {"speicherstadt": "greedy", "packet_row": "greedy"}
+def auto_rollout(game: str) -> str:
+    """The rollout bot ``rollout="auto"`` uses for ``game``: the one its plugin declares (``GameInfo.rollout``)."""
+    try:
+        return get_game(game).rollout
+    except ValueError:
+        return "random"
 
 
 def random_policy(state: GameState, rng: Rng) -> Action:
@@ -118,7 +122,7 @@ class _Node:
 class MCTSBot:
     """Information-set MCTS. Budget: ``iterations`` (reproducible) or ``seconds`` (wall clock, not reproducible).
 
-    ``rollout`` is ``"auto"`` (the game's greedy bot from :data:`AUTO_ROLLOUT`, else random), ``"random"``, a
+    ``rollout`` is ``"auto"`` (the bot the game's plugin declares, ``GameInfo.rollout``), ``"random"``, a
     bot spec such as ``"greedy:epsilon=0.1"``, a bot, or a policy ``(state, rng) -> action``. ``horizon``
     (rounds) cuts rollouts short: the round in progress plus ``horizon - 1`` more are played, then the
     rollout bot's ``projected_scores(state)`` (or the plain ``score``) stands in for the final scores;
@@ -162,7 +166,7 @@ class MCTSBot:
         """(rollout policy, evaluator, horizon) for ``game``, resolving the "auto" settings once."""
         hit = self._resolved.get(game)
         if hit is None:
-            spec = AUTO_ROLLOUT.get(game, "random") if self.rollout == "auto" else self.rollout
+            spec = auto_rollout(game) if self.rollout == "auto" else self.rollout
             bot = make_bot(spec) if isinstance(spec, str) and spec != "random" else spec
             evaluator = getattr(bot, "projected_scores", None)
             horizon = (1 if evaluator else None) if self.horizon == "auto" else self.horizon

@@ -6,18 +6,21 @@ Nothing here imports a UI library; games live in ``speicherstadt_lab.games``.
 from .actions import Action
 from .errors import CatalogError, IllegalAction, RecordError
 from .events import Event
-from .protocol import GameState, game_names, get_game, load_state, new_game, register_game
+from .protocol import GameInfo, GameState, Variant, game_names, games, get_game, load_state, new_game, register_game
 from .rng import Rng
 
 __all__ = [
     "Action",
     "CatalogError",
     "Event",
+    "GameInfo",
     "GameState",
     "IllegalAction",
     "RecordError",
     "Rng",
+    "Variant",
     "game_names",
+    "games",
     "get_game",
     "load_state",
     "new_game",

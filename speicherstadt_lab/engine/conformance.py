@@ -8,8 +8,8 @@ the public facts, no position repeated (a repeat means an endless line of play),
 seeds, refusal of actions that are not legal (with ``IllegalAction``, state unchanged), and the game's
 own end-of-game checks.
 
-A game plugs in through a :class:`ConformanceAdapter`. :func:`get_adapter` finds it lazily in
-``<game module>.conformance.conformance_adapter()``, so the engine core imports no game at import time.
+A game plugs in through a :class:`ConformanceAdapter`. :func:`get_adapter` finds it through the game's
+plugin (its "conformance" capability), so the engine core imports no game.
 
     from speicherstadt_lab.engine.conformance import run_conformance
     report = run_conformance("speicherstadt", players=(2, 3, 4, 5), seeds=range(5))
@@ -20,7 +20,6 @@ A failure raises ``AssertionError`` naming the game, players, seed, step, action
 from __future__ import annotations
 
 import contextlib
-import importlib
 import itertools
 import json
 import time
@@ -131,14 +130,14 @@ class ConformanceReport:
 
 
 def get_adapter(game: str, **options: Any) -> ConformanceAdapter:
-    """The adapter of a registered game: ``<module>.conformance.conformance_adapter(**options)``, imported now.
-
-    ``options`` select a variant the game's adapter supports (for example an expansion).
-    """
-    module = importlib.import_module(f"{get_game(game).module}.conformance")
-    adapter = module.conformance_adapter(**options)
+    """The adapter of a registered game: its plugin's "conformance" capability, called with ``options`` (a
+    variant the game's adapter supports, for example an expansion)."""
+    factory = get_game(game).capability("conformance")
+    if factory is None:
+        raise ValueError(f"game: {game!r} declares no conformance adapter (no 'conformance' capability)")
+    adapter = factory(**options)
     if not isinstance(adapter, ConformanceAdapter):
-        raise TypeError(f"{module.__name__}.conformance_adapter() must return a ConformanceAdapter")
+        raise TypeError(f"the conformance capability of {game!r} must return a ConformanceAdapter")
     return adapter
 
 

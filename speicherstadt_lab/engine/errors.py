@@ -32,3 +32,14 @@ class CatalogError(ValueError):
 
 class RecordError(ValueError):
     """A game record or state file that is malformed or tampered with; names the field."""
+
+
+def setup_error(e: Exception) -> RecordError:
+    """A set-up that ``new_game`` refused ("deck: ..."), as a record error naming the field ``setup.<key>``."""
+    text = str(e)
+    if isinstance(e, CatalogError):
+        return RecordError(f"record field 'setup.catalog': {text}")
+    key = text.split(":", 1)[0].strip()
+    if key.isidentifier():
+        return RecordError(f"record field 'setup.{key}': {text.split(':', 1)[1].strip()}")
+    return RecordError(f"record field 'setup': {text}")

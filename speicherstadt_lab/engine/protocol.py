@@ -48,8 +48,28 @@ class GameState(Protocol):
 
 
 @dataclass(frozen=True)
+class Variant:
+    """A way to start the game that a chooser offers: ``new_game(game, **options)`` under a title."""
+
+    key: str
+    title: str
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+#: What a game plugin may offer besides its rules, each as a lazy "module:attribute" reference (imported on
+#: first use, so registering a game imports nothing heavy):
+CAPABILITIES = {
+    "records": "a factory of the game's RecordSupport (speicherstadt_lab.records): set-up, hidden fields",
+    "conformance": "conformance_adapter(**options) -> engine.conformance.ConformanceAdapter",
+    "heuristic": "a class Heuristic(state) with values(state, actions) for the GreedyBot",
+    "board": "the board widget class (an anywidget GameBoard subclass) that draws the game",
+}
+
+
+@dataclass(frozen=True)
 class GameInfo:
-    """A game declared as data: what it is before how it plays."""
+    """A game declared as data: what it is before how it plays. The game's own package registers it
+    (:func:`register_game`); everything outside the game finds the game's parts through it."""
 
     name: str
     title: str
@@ -60,16 +80,41 @@ class GameInfo:
     module: str  # imported lazily; provides new_game(**kw) and from_dict(data)
     expansions: tuple[str, ...] = ()
     extra: dict[str, Any] = field(default_factory=dict)
+    capabilities: dict[str, str] = field(default_factory=dict)  # name (see CAPABILITIES) -> "module:attr"
+    variants: tuple[Variant, ...] = ()  # what a game chooser offers; default: the game itself
+    rollout: str = "random"  # the bot MCTS rolls out with by default
+    seat_colours: tuple[str, ...] = ("#D55E00", "#0072B2", "#009E73", "#E6B800", "#CC79A7")  # Okabe-Ito
 
     def impl(self) -> Any:
         return importlib.import_module(self.module)
+
+    def capability(self, name: str) -> Any:
+        """The object behind capability ``name``, imported now; None if the game does not offer it."""
+        ref = self.capabilities.get(name)
+        if ref is None:
+            return None
+        module, _, attr = ref.partition(":")
+        return getattr(importlib.import_module(module), attr)
+
+    def choices(self) -> tuple[Variant, ...]:
+        """The variants a chooser offers (the game itself when it declares none)."""
+        return self.variants or (Variant(self.name, self.title),)
 
 
 _GAMES: dict[str, GameInfo] = {}
 
 
 def register_game(info: GameInfo) -> None:
+    """Make a game known to the lab (records, bots, simulation, the app): called by the game's own package."""
+    unknown = set(info.capabilities) - set(CAPABILITIES)
+    if unknown:
+        raise ValueError(f"capabilities: unknown {sorted(unknown)}; known: {', '.join(CAPABILITIES)}")
     _GAMES[info.name] = info
+
+
+def games() -> list[GameInfo]:
+    """Every registered game, by name."""
+    return [_GAMES[n] for n in game_names()]
 
 
 def game_names() -> list[str]:
@@ -109,45 +154,3 @@ def load_state(text: str | bytes) -> GameState:
     except (ValueError, TypeError) as e:
         raise RecordError(f"state: not valid JSON ({e})") from None
     return state_from_dict(data)
-
-
-register_game(
-    GameInfo(
-        name="speicherstadt",
-        title="Die Speicherstadt",
-        min_players=2,
-        max_players=5,
-        phases=("demand", "purchase", "loading", "over"),
-        parameters={
-            "players": "2-5",
-            "seed": "int: set-up shuffle of the pile and the bag",
-            "first_player": "seat holding the metal coin in round 1",
-            "deck": "stacked draw pile, top first (card ids)",
-            "bag": "stacked bag, first drawn first (good ids)",
-            "catalog": "path or data of a card catalogue",
-            "expansion": "None or 'kaispeicher'",
-        },
-        module="speicherstadt_lab.games.speicherstadt",
-        expansions=("kaispeicher",),
-    )
-)
-
-register_game(
-    GameInfo(
-        name="packet_row",
-        title="Packet Row",
-        min_players=2,
-        max_players=5,
-        phases=("choose", "decide", "final", "over"),
-        parameters={
-            "players": "2-5",
-            "seed": "int: set-up shuffle of the four decks and the starting contracts",
-            "first_player": "seat of the harbour master in round 1",
-            "decks": "stacked decks: board -> card ids, top first (or a list in board order)",
-            "start_contracts": "stacked deal of the starting contracts (card ids, seat 0 first)",
-            "catalog": "path or data of a card catalogue",
-            "names": "seat names",
-        },
-        module="speicherstadt_lab.games.packet_row",
-    )
-)

@@ -28,11 +28,10 @@ def __getattr__(name: str) -> Any:
 
 
 def board_for(state: Any, **kwargs: Any) -> Any:
-    """The board view that draws ``state``'s game (Die Speicherstadt or Packet Row)."""
-    if getattr(state, "game", "speicherstadt") == "packet_row":
-        from .packet_row_board import PacketRowBoard
+    """The board view that draws ``state``'s game (its plugin's "board" capability)."""
+    from ..engine.protocol import get_game
 
-        return PacketRowBoard(state, **kwargs)
-    from .board import Board
-
-    return Board(state, **kwargs)
+    cls = get_game(getattr(state, "game", "speicherstadt")).capability("board")
+    if cls is None:
+        raise ValueError(f"game: {state.game!r} declares no board view (no 'board' capability)")
+    return cls(state, **kwargs)

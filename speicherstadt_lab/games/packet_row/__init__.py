@@ -2,19 +2,38 @@
 
 from __future__ import annotations
 
-from typing import Any
-
+from ...engine.protocol import GameInfo, register_game
 from . import explain, render  # noqa: F401  (imported to plug into the state's capabilities, state.py)
 from .catalog import Card, Catalog, default_catalog, load_catalog
 from .setup import check_invariants, from_dict, new_game, standard_decks, standard_start_contracts
-from .state import SeatView, State
+from .state import PHASES, SeatView, State
 
-
-def records_support() -> Any:
-    """What game records need to know about Packet Row (looked up lazily by ``speicherstadt_lab.records``)."""
-    from .records import PacketRowRecords
-
-    return PacketRowRecords()
+register_game(
+    GameInfo(
+        name="packet_row",
+        title="Packet Row",
+        min_players=2,
+        max_players=5,
+        phases=PHASES,
+        parameters={
+            "players": "2-5",
+            "seed": "int: set-up shuffle of the four decks and the starting contracts",
+            "first_player": "seat of the harbour master in round 1",
+            "decks": "stacked decks: board -> card ids, top first (or a list in board order)",
+            "start_contracts": "stacked deal of the starting contracts (card ids, seat 0 first)",
+            "catalog": "path or data of a card catalogue",
+            "names": "seat names",
+        },
+        module=__name__,
+        capabilities={
+            "records": f"{__name__}.records:PacketRowRecords",
+            "conformance": f"{__name__}.conformance:conformance_adapter",
+            "heuristic": "speicherstadt_lab.bots.packet_row_greedy:PacketRowHeuristic",
+            "board": "speicherstadt_lab.ui.packet_row_board:PacketRowBoard",
+        },
+        rollout="greedy",
+    )
+)
 
 
 __all__ = [
@@ -27,7 +46,6 @@ __all__ = [
     "from_dict",
     "load_catalog",
     "new_game",
-    "records_support",
     "standard_decks",
     "standard_start_contracts",
 ]

@@ -1,9 +1,40 @@
 """Die Speicherstadt (Stefan Feld, 2010): rules, card catalogue and set-up."""
 
+from ...engine.protocol import GameInfo, Variant, register_game
 from . import explain, kaispeicher, render  # noqa: F401  (imported to plug into the rules' hook points, state.py)
 from .catalog import Card, Catalog, default_catalog, load_catalog
 from .setup import check_invariants, from_dict, game_cards, new_game, standard_deck
-from .state import Notation, SeatView, State
+from .state import PHASES, Notation, SeatView, State
+
+register_game(
+    GameInfo(
+        name="speicherstadt",
+        title="Die Speicherstadt",
+        min_players=2,
+        max_players=5,
+        phases=PHASES,
+        parameters={
+            "players": "2-5",
+            "seed": "int: set-up shuffle of the pile and the bag",
+            "first_player": "seat holding the metal coin in round 1",
+            "deck": "stacked draw pile, top first (card ids)",
+            "bag": "stacked bag, first drawn first (good ids)",
+            "catalog": "path or data of a card catalogue",
+            "expansion": "None or 'kaispeicher'",
+        },
+        module=__name__,
+        expansions=("kaispeicher",),
+        capabilities={
+            "records": f"{__name__}.records:SpeicherstadtRecords",
+            "conformance": f"{__name__}.conformance:conformance_adapter",
+            "heuristic": "speicherstadt_lab.bots.greedy:SpeicherstadtHeuristic",
+            "board": "speicherstadt_lab.ui.board:Board",
+        },
+        variants=(Variant("speicherstadt", "Die Speicherstadt"),
+                  Variant("kaispeicher", "Die Speicherstadt + Kaispeicher", {"expansion": "kaispeicher"})),
+        rollout="greedy",
+    )
+)
 
 __all__ = [
     "Card",

@@ -1,0 +1,110 @@
+"""What game records need to know about Die Speicherstadt (the ``RecordSupport`` of ``speicherstadt_lab.records``).
+
+The hidden set-up is the draw pile (``deck``, top first, with the cards round 1 drew put back on top) and the
+bag (``bag``, first drawn first). A seat's export keeps what that seat saw drawn; the rest is filled in
+canonically (season, then catalogue order) when the export is loaded.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from typing import Any, ClassVar
+
+from ...engine.errors import RecordError, setup_error
+from ...engine.protocol import GameState, new_game, state_from_dict
+
+
+class SpeicherstadtRecords:
+    """Record support for Die Speicherstadt: the hidden orders are the draw pile and the bag."""
+
+    hidden_fields = ("deck", "bag")
+    _types: ClassVar[dict[str, tuple[type, ...]]] = {
+        "players": (int,),
+        "first_player": (int,),
+        "expansion": (str, type(None)),
+        "names": (list, type(None)),
+        "catalog": (dict, type(None)),
+        "deck": (list,),
+        "bag": (list,),
+    }
+
+    def setup_of(self, state: GameState) -> dict[str, Any]:
+        d = state.to_dict()
+        if d.get("round") != 1 or d.get("phase") != "demand" or d.get("last_action") is not None \
+                or d.get("placed") != 0 or d.get("observer") is not None:
+            raise ValueError("from_state: the state is not the start of a game (round 1, before the first "
+                             "decision, not an observation)")
+        # new_game has already drawn round 1: put the drawn cards and cubes back on top, in draw order.
+        # With Kaispeicher the supply fills the water spaces first, then the top row.
+        top = d["kai"]["top"] if d.get("kai") else []
+        top_cargo = d["kai"]["top_cargo"] if d.get("kai") else []
+        deck = [*d["discard"], *(c for c in d["offer"] if c is not None), *(c for c in top if c is not None),
+                *d["pile"]]
+        bag = [g for cargo in [*d["cargo"], *top_cargo] for g in cargo] + d["bag"]
+        return {
+            "players": d["players"],
+            "first_player": d["first"],
+            "expansion": d["expansion"],
+            "names": d["names"],
+            "catalog": None if d["catalog"] == "default" else d["catalog"],
+            "deck": deck,
+            "bag": bag,
+        }
+
+    def check_setup(self, setup: dict[str, Any]) -> None:
+        unknown = set(setup) - set(self._types)
+        if unknown:
+            raise RecordError(f"record field 'setup': unknown field(s) {sorted(unknown)}")
+        for key, types in self._types.items():
+            if key not in setup:
+                raise RecordError(f"record field 'setup.{key}' is missing")
+            v = setup[key]
+            if not isinstance(v, types) or isinstance(v, bool):
+                raise RecordError(f"record field 'setup.{key}' has the wrong type ({type(v).__name__})")
+        for key in ("names", "deck", "bag"):
+            v = setup[key]
+            if v is not None and not all(isinstance(x, str) for x in v):
+                raise RecordError(f"record field 'setup.{key}': must be a list of texts")
+
+    def reveal(self, setup: dict[str, Any], states: Iterable[GameState], seat: int) -> dict[str, Any]:
+        deck, bag = setup["deck"], setup["bag"]
+        pile_left, bag_left = len(deck), len(bag)
+        for st in states:
+            pile_left = min(pile_left, st.pile_size)  # type: ignore[attr-defined]
+            bag_left = min(bag_left, st.bag_size)  # type: ignore[attr-defined]
+        return {"deck": deck[: len(deck) - pile_left], "bag": bag[: len(bag) - bag_left]}
+
+    def fill(self, setup: dict[str, Any], revealed: dict[str, Any]) -> dict[str, Any]:
+        kw = {k: v for k, v in setup.items() if k not in self.hidden_fields}
+        try:
+            probe = new_game("speicherstadt", **kw, seed=0)
+        except (ValueError, TypeError) as e:
+            raise setup_error(e) from None
+        full = self.setup_of(probe)
+        cat = probe.cat  # type: ignore[attr-defined]
+        out = dict(kw)
+        for key, rank in (("deck", lambda c: (cat.by_id[c].season, cat.by_id[c].idx)),
+                          ("bag", lambda g: [x.id for x in cat.goods].index(g))):
+            seen = revealed[key]
+            rest = Counter(full[key])
+            rest.subtract(seen)
+            if any(v < 0 for v in rest.values()):
+                raise RecordError(f"record field 'hidden.{key}': not part of the game's {key}")
+            out[key] = [*seen, *sorted(rest.elements(), key=rank)]
+        return out
+
+    def mark_observation(self, state: GameState, seat: int) -> GameState:
+        d = state.to_dict()
+        d["observer"] = seat
+        return state_from_dict(d)
+
+    def seat_row(self, state: GameState, seat: int) -> dict[str, Any]:
+        p = state.player(seat)  # type: ignore[attr-defined]
+        return {
+            "name": p.name,
+            "coins": p.coins,
+            "track": p.track,
+            "cards": len(p.cards),
+            "goods": len(p.warehouse) + len(p.hall) + sum(len(placed) for _, placed in p.contracts),
+        }
