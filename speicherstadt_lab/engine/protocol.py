@@ -56,6 +56,8 @@ class Variant:
     options: dict[str, Any] = field(default_factory=dict)
 
 
+OKABE_ITO = ("#D55E00", "#0072B2", "#009E73", "#E6B800", "#CC79A7")  # seat colours, colour-blind safe
+
 #: What a game plugin may offer besides its rules, each as a lazy "module:attribute" reference (imported on
 #: first use, so registering a game imports nothing heavy):
 CAPABILITIES = {
@@ -83,7 +85,7 @@ class GameInfo:
     capabilities: dict[str, str] = field(default_factory=dict)  # name (see CAPABILITIES) -> "module:attr"
     variants: tuple[Variant, ...] = ()  # what a game chooser offers; default: the game itself
     rollout: str = "random"  # the bot MCTS rolls out with by default
-    seat_colours: tuple[str, ...] = ("#D55E00", "#0072B2", "#009E73", "#E6B800", "#CC79A7")  # Okabe-Ito
+    seat_colours: tuple[str, ...] = OKABE_ITO
 
     def impl(self) -> Any:
         return importlib.import_module(self.module)

@@ -35,8 +35,8 @@ from ..analysis import evaluate
 from ..bots import make_bot
 from ..engine.errors import IllegalAction, RecordError
 from ..engine.i18n import LANGS
+from ..engine.protocol import GameInfo, Variant, games, get_game
 from ..engine.rng import derive_seed
-from ..games.speicherstadt.explain import explain_action
 from ..records import GameRecord, Node
 from ..reviewing import REVIEW_KEY, Review
 from ..reviewing import review as run_review
@@ -411,8 +411,17 @@ APP_CSS = """
 """
 
 
-GAME_CHOICES = [("Die Speicherstadt", "speicherstadt"), ("Die Speicherstadt + Kaispeicher", "kaispeicher"),
-                ("Packet Row", "packet_row")]
+def game_variants() -> dict[str, tuple[GameInfo, Variant]]:
+    """What the game chooser offers: every variant of every registered game, by key."""
+    return {v.key: (info, v) for info in games() for v in info.choices()}
+
+
+def variant_of(state: Any) -> str:
+    """The chooser's key for the game ``state`` belongs to: the variant of its game whose options it has
+    (the one with the most options, so the expansion wins over the plain game)."""
+    fits = [(len(v.options), key) for key, (info, v) in game_variants().items()
+            if info.name == state.game and all(getattr(state, k, None) == x for k, x in v.options.items())]
+    return max(fits)[1] if fits else state.game
 
 
 class LabApp:
@@ -477,7 +486,8 @@ class LabApp:
                                         description=t["strength"], style={"description_width": "auto"},
                                         layout=lay(width="180px"))
         self.new_button = w.Button(description=t["new"], button_style="warning", layout=lay(width="auto"))
-        self.game = w.Dropdown(options=GAME_CHOICES, value="speicherstadt", layout=lay(width="230px"))
+        self.game = w.Dropdown(options=[(v.title, key) for key, (_i, v) in game_variants().items()],
+                               value="speicherstadt", layout=lay(width="230px"))
         self.saver = Saver(self._file, label=t["save"])
         self.loader = Loader(lambda _name, data: self.load_json(data), label=t["load"])
 
@@ -742,7 +752,7 @@ class LabApp:
         tokens = seat_tokens(self.record.initial, lang) if self.record.initial.n_players == n else None
         for k, row in enumerate(self._seat_rows):
             if k < n:
-                colour = charts.seat_colour(k)
+                colour = charts.seat_colour(k, get_game(self.record.initial.game).seat_colours)
                 name = tokens[k]["name"] if tokens else f"{k + 1}"
                 self.seat_labels[k].value = (f'<span class="ssl-seatdot" style="background:{colour}"></span>'
                                              f'{html.escape(name)}')
@@ -784,12 +794,13 @@ class LabApp:
                  seats: Sequence[str] | None = None, game: str | None = None) -> None:
         """Start a new record: ``players`` 2–5, ``seed``, and per seat "human", "random", "greedy", "mcts"
         or a bot spec such as "mcts:iterations=50" (missing seats keep their setting). ``game`` is
-        "speicherstadt", "kaispeicher" (with the expansion) or "packet_row"; None keeps the chooser's value."""
+        a key of the game chooser (:func:`game_variants`: "speicherstadt", "kaispeicher" for the game with its
+        expansion, "packet_row", or any registered game's); None keeps the chooser's value."""
         if self._refuse_if_busy():
             return
         if game is not None:
-            if game not in dict((v, k) for k, v in GAME_CHOICES):
-                raise ValueError(f"game must be one of {[v for _, v in GAME_CHOICES]}, not {game!r}")
+            if game not in game_variants():
+                raise ValueError(f"game must be one of {list(game_variants())}, not {game!r}")
             self.game.value = game
         if players is not None:
             if not 2 <= players <= MAX_SEATS:
@@ -799,10 +810,9 @@ class LabApp:
             self.seed.value = seed
         for k, spec in enumerate(seats or ()):
             self.set_seat(k, spec)
-        choice = self.game.value
-        kwargs: dict[str, Any] = {"game": "packet_row"} if choice == "packet_row" else (
-            {"expansion": "kaispeicher"} if choice == "kaispeicher" else {})
-        record = GameRecord.new(players=self.players.value, seed=self.seed.value, **kwargs)
+        info, variant = game_variants()[self.game.value]
+        record = GameRecord.new(players=self.players.value, seed=self.seed.value, game=info.name,
+                                **variant.options)
         self._use_record(record, record.root)
         self._say("")
         self._maybe_autoplay()
@@ -834,8 +844,7 @@ class LabApp:
             n = initial.n_players
             if self.players.value != n:
                 self.players.value = n
-            self.game.value = "packet_row" if initial.game == "packet_row" else (
-                "kaispeicher" if getattr(initial, "expansion", None) else "speicherstadt")
+            self.game.value = variant_of(initial)
             self._board_fits(initial)
             if isinstance(record.seed, int) and self.seed.value != record.seed:
                 self.seed.value = record.seed
@@ -1390,14 +1399,17 @@ class LabApp:
         current = charts.position_x(node.ply, st.round, st.is_over, x)
         main = self._trajectory(main_end)
         branch = self._trajectory(line_end) if fork is not None else None
-        progress = charts.progress_spec(main, branch, names=names, x=x, current=current, fork=fork, lang=lang)
+        colours = get_game(st.game).seat_colours
+        progress = charts.progress_spec(main, branch, names=names, x=x, current=current, fork=fork, lang=lang,
+                                        colours=colours)
 
         def table(items: list[tuple[Node, pd.DataFrame | None]]) -> pd.DataFrame:
             return charts.win_table((n.ply, charts.position_x(n.ply, n.state.round, n.state.is_over, "round"), df)
                                     for n, df in items if df is not None)
 
         wins = charts.win_spec(table(win_main), table(win_branch) if fork is not None else None, names=names, x=x,
-                               current=current, lang=lang, marks=self.review_marks(x) if self.reviewed else None)
+                               current=current, lang=lang, marks=self.review_marks(x) if self.reviewed else None,
+                               colours=colours)
         return progress, wins
 
     def refresh_charts(self) -> None:
@@ -1563,7 +1575,7 @@ class LabApp:
         before = shown.parent.state
         best = ann.get("best", "")
         try:
-            why = explain_action(before, best, lang) if before.game == "speicherstadt" else ""
+            why = before.explain_action(best, lang) if hasattr(before, "explain_action") else ""
         except Exception:  # an explanation is a help, never a reason to fail
             why = ""
         head = t["alt"].format(ply=shown.ply, seat=html.escape(before.seat_name(shown.actor, lang)),

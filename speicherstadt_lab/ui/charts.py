@@ -18,7 +18,7 @@ import plotly.graph_objects as go
 import traitlets
 from plotly.serializers import custom_serializers
 
-from ..games.speicherstadt.render import SEAT_COLOURS
+from ..engine.protocol import OKABE_ITO
 
 Spec = dict[str, Any]
 X_MODES = ("ply", "round")
@@ -35,9 +35,13 @@ TEXTS: dict[str, dict[str, str]] = {
 WIN_COLUMNS = ["ply", "round", "seat", "win_prob", "win_lo", "win_hi"]
 
 
-def seat_colour(seat: int) -> str:
-    """The seat's colour on the board (#rrggbb)."""
-    return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+SEAT_COLOURS = OKABE_ITO  # the default palette; a game declares its own in GameInfo.seat_colours
+
+
+def seat_colour(seat: int, colours: Sequence[str] | None = None) -> str:
+    """The seat's colour on the board (#rrggbb): from ``colours`` (a game's ``GameInfo.seat_colours``)."""
+    palette = colours or SEAT_COLOURS
+    return palette[seat % len(palette)]
 
 
 def _rgba(colour: str, alpha: float) -> str:
@@ -132,9 +136,10 @@ def _key_trace(text: str) -> dict[str, Any]:
 
 def progress_spec(main: pd.DataFrame, branch: pd.DataFrame | None = None, *, names: Sequence[str] | None = None,
                   x: str = "ply", current: float | None = None, fork: int | None = None, lang: str = "en",
-                  height: int = 330) -> Spec:
+                  height: int = 330, colours: Sequence[str] | None = None) -> Spec:
     """Projected score (top) and coins (bottom) per seat along the main line; ``branch`` (another line's
-    trajectory) is overlaid dashed from ply ``fork`` on; ``current`` marks the position on the board."""
+    trajectory) is overlaid dashed from ply ``fork`` on; ``current`` marks the position on the board;
+    ``colours`` are the game's seat colours."""
     t = _check(x, lang)
     labels = _names([main, branch], names)
     lines = [("main", course(main, x))]
@@ -146,7 +151,7 @@ def progress_spec(main: pd.DataFrame, branch: pd.DataFrame | None = None, *, nam
         by_seat = dict(iter(rows.groupby("seat")))
         for seat, name in enumerate(labels):
             mine = by_seat.get(seat, rows.iloc[:0])
-            colour = seat_colour(seat)
+            colour = seat_colour(seat, colours)
             suffix = f" · {t['variation']}" if kind == "branch" else ""
             for axis, column in (("y", "projected"), ("y2", "coins")):
                 data.append({
@@ -226,7 +231,7 @@ def review_marks(marks: pd.DataFrame, names: Sequence[str], lang: str = "en") ->
 
 def win_spec(main: pd.DataFrame, branch: pd.DataFrame | None = None, *, names: Sequence[str], x: str = "ply",
              current: float | None = None, lang: str = "en", height: int = 330,
-             marks: pd.DataFrame | None = None) -> Spec:
+             marks: pd.DataFrame | None = None, colours: Sequence[str] | None = None) -> Spec:
     """Win probability per seat with its 95% interval as a band, along the main line (``main``, a
     :func:`win_table`); ``branch`` (the variation's points from the fork on) is overlaid dashed; ``marks``
     (flagged decisions of a review, :data:`MARK_COLUMNS`) are drawn as :func:`review_marks`."""
@@ -237,7 +242,7 @@ def win_spec(main: pd.DataFrame, branch: pd.DataFrame | None = None, *, names: S
     for kind, table in lines:
         for seat, name in enumerate(names):
             mine = table[table["seat"] == seat].sort_values(col)
-            colour = seat_colour(seat)
+            colour = seat_colour(seat, colours)
             xs = mine[col].astype(float).tolist()
             if kind == "main":
                 data.append({
