@@ -525,8 +525,9 @@ class GameRecord:
         """One row per seat per step along the path to ``node`` (default: the end of the main line),
         and one more per seat when a round ends (income paid), for charts and analysis.
 
-        Columns: ply, round, phase, kind ("step" or "round_end"), action, actor, seat, name, coins,
-        track, projected (``state.score(seat)``: the score if the game ended now), cards, goods.
+        Columns: ply, round, phase, kind ("step" or "round_end"), action, actor, seat, the game's per-seat
+        figures (its record support's ``seat_row``: name, coins, track, cards, goods for both shipped games),
+        projected (``state.score(seat)``: the score if the game ended now).
         A round-end row shows the position right after the transition that paid the income: its
         ``round`` is the round that ended (the position may already show the next round's cards).
         """
@@ -552,8 +553,8 @@ class GameRecord:
                     rows.append({"ply": nd.ply, "round": r, "phase": st.phase, "kind": "round_end",
                                  "action": nd.action, "actor": nd.actor, **row})
             prev = st
-        cols = ["ply", "round", "phase", "kind", "action", "actor", "seat", "name", "coins", "track", "projected",
-                "cards", "goods"]
+        figures = list(support.seat_row(path[0].state, 0))  # the game's per-seat columns, in its order
+        cols = ["ply", "round", "phase", "kind", "action", "actor", "seat", *figures, "projected"]
         df = pd.DataFrame(rows, columns=cols)
         df["actor"] = df["actor"].astype("Int64")
         return df

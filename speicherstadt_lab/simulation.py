@@ -20,7 +20,7 @@ import pandas as pd
 from tqdm.auto import tqdm
 
 from .bots import make_bot
-from .engine.protocol import get_game, new_game
+from .engine.protocol import get_game, new_game, ranks
 from .engine.rng import derive_seed
 
 #: A game longer than this many decisions is taken to be stuck (a real game has a few hundred).
@@ -89,7 +89,8 @@ def play_one(
                 f"decisions; stuck in round {state.round}, phase {state.phase!r}, last action {state.last_action!r}"
             )
     winners = state.winners()
-    ranks = state.ranks()
+    seat_ranks = ranks(state)
+    metrics = get_game(game).capability("metrics")
     rows = []
     for seat in range(players):
         row: dict[str, Any] = {
@@ -101,12 +102,12 @@ def play_one(
             "score": state.score(seat),
         }
         row.update({f"pts_{k}": v for k, v in state.score_breakdown(seat).items()})
+        if metrics is not None:
+            row.update(metrics(state, seat))
         row.update(
-            coins=state.coins[seat],
-            rank=ranks[seat],
+            rank=seat_ranks[seat],
             win_share=1.0 / len(winners) if seat in winners else 0.0,
             rounds=state.round,
-            cards_bought=len(state.player(seat).cards),
             decisions=decisions[seat],
         )
         rows.append(row)
@@ -170,9 +171,10 @@ def simulate(
 ) -> pd.DataFrame:
     """Play ``games`` games with one bot spec per seat; a DataFrame with one row per game and seat.
 
-    Columns: ``game, game_seed, lineup, seat, bot, score, pts_<category>..., coins, rank, win_share,
-    rounds, cards_bought, decisions``. ``rank`` is 1 for the winners after the coin tie-break (equal
-    results share a rank); ``win_share`` is ``1 / len(winners)`` for a winner, else 0, so it sums to 1
+    Columns: ``game, game_seed, lineup, seat, bot, score, pts_<category>...``, the game's declared per-seat
+    metrics (its "metrics" capability; both shipped games: ``coins, cards_bought``), then ``rank, win_share,
+    rounds, decisions``. ``rank`` is 1 for the winners after the game's tie-break (equal results share a
+    rank); ``win_share`` is ``1 / len(winners)`` for a winner, else 0, so it sums to 1
     per game. ``rotate`` shifts the lineup one seat per game, so each spec sits in every seat equally
     often when ``games`` is a multiple of ``players``.
 
@@ -263,8 +265,9 @@ def _frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
     pts = [c for c in df.columns if c.startswith("pts_")]
     df[pts] = df[pts].fillna(0).astype("int64")  # a category absent in a game counts 0
     head = ["game", "game_seed", "lineup", "seat", "bot", "score"]
-    tail = ["coins", "rank", "win_share", "rounds", "cards_bought", "decisions"]
-    df = df[head + pts + tail]
+    tail = ["rank", "win_share", "rounds", "decisions"]
+    metrics = [c for c in df.columns if c not in head and c not in pts and c not in tail]  # the game's, its order
+    df = df[head + pts + metrics + tail]
     df["game_seed"] = df["game_seed"].astype("uint64")
     return df
 

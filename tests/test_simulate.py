@@ -25,7 +25,7 @@ from speicherstadt_lab.simulation import (
 )
 
 HEAD = ["game", "game_seed", "lineup", "seat", "bot", "score"]
-TAIL = ["coins", "rank", "win_share", "rounds", "cards_bought", "decisions"]
+TAIL = ["coins", "cards_bought", "rank", "win_share", "rounds", "decisions"]  # the game's metrics first
 OTHER = next((b for b in ("greedy", "mcts") if b in bot_names()), None)
 
 

@@ -65,6 +65,7 @@ CAPABILITIES = {
     "conformance": "conformance_adapter(**options) -> engine.conformance.ConformanceAdapter",
     "heuristic": "a class Heuristic(state) with values(state, actions) for the GreedyBot",
     "board": "the board widget class (an anywidget GameBoard subclass) that draws the game",
+    "metrics": "seat_metrics(state, seat) -> {name: number}: per-seat figures of a finished game for simulate",
 }
 
 
@@ -112,6 +113,17 @@ def register_game(info: GameInfo) -> None:
     if unknown:
         raise ValueError(f"capabilities: unknown {sorted(unknown)}; known: {', '.join(CAPABILITIES)}")
     _GAMES[info.name] = info
+
+
+def ranks(state: GameState) -> list[int]:
+    """1-based rank of each seat at the end: the game's own ``ranks()`` (with its tie-break) when it has one,
+    else the winners first and the others by score; equal seats share a rank."""
+    own = getattr(state, "ranks", None)
+    if own is not None:
+        return list(own())
+    winners = set(state.winners())
+    keys = [(i in winners, state.score(i)) for i in range(state.n_players)]
+    return [1 + sum(1 for o in keys if o > k) for k in keys]
 
 
 def games() -> list[GameInfo]:

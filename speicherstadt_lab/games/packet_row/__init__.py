@@ -28,6 +28,7 @@ register_game(
         capabilities={
             "records": f"{__name__}.records:PacketRowRecords",
             "conformance": f"{__name__}.conformance:conformance_adapter",
+            "metrics": f"{__name__}.metrics:seat_metrics",
             "heuristic": "speicherstadt_lab.bots.packet_row_greedy:PacketRowHeuristic",
             "board": "speicherstadt_lab.ui.packet_row_board:PacketRowBoard",
         },

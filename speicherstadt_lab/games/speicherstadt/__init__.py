@@ -27,6 +27,7 @@ register_game(
         capabilities={
             "records": f"{__name__}.records:SpeicherstadtRecords",
             "conformance": f"{__name__}.conformance:conformance_adapter",
+            "metrics": f"{__name__}.metrics:seat_metrics",
             "heuristic": "speicherstadt_lab.bots.greedy:SpeicherstadtHeuristic",
             "board": "speicherstadt_lab.ui.board:Board",
         },

@@ -1,0 +1,11 @@
+"""Per-seat figures of a finished game of Packet Row for the lab's tables (the "metrics" capability)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def seat_metrics(state: Any, seat: int) -> dict[str, int]:
+    """Money left (the tie-break; in the ``coins`` column the tables share with Die Speicherstadt) and cards
+    taken."""
+    return {"coins": state.money[seat], "cards_bought": len(state.player(seat).cards)}
