@@ -18,7 +18,8 @@ from speicherstadt_lab.engine.conformance import ConformanceAdapter
 from speicherstadt_lab.engine.errors import IllegalAction, RecordError
 from speicherstadt_lab.engine.events import Event
 from speicherstadt_lab.engine.i18n import messages
-from speicherstadt_lab.engine.protocol import GameInfo, GameState, new_game as lab_new_game, register_game
+from speicherstadt_lab.engine.protocol import GameInfo, GameState, register_game
+from speicherstadt_lab.engine.protocol import new_game as lab_new_game
 from speicherstadt_lab.engine.rng import Rng
 
 NAME = "toy_race"
