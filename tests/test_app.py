@@ -253,7 +253,7 @@ def test_a_failing_job_reports_its_error_and_frees_the_app(app: LabApp, monkeypa
     def broken(*_a: Any, **_k: Any) -> Any:
         raise RuntimeError("rollouts exploded")
 
-    monkeypatch.setattr("speicherstadt_lab.ui.app.evaluate", broken)
+    monkeypatch.setattr("speicherstadt_lab.ui.app.charts_panel.evaluate", broken)
     assert app.compute_win_chances()
     app.wait()
     assert "rollouts exploded" in app.message.value and not app.busy

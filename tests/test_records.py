@@ -438,8 +438,9 @@ def test_seat_export_with_a_tampered_seen_part_is_rejected() -> None:
 
 # ---- tables --------------------------------------------------------------------------------------
 
-TRAJ_COLUMNS = ["ply", "round", "phase", "kind", "action", "actor", "seat", "name", "coins", "track", "projected",
-                "cards", "goods"]
+# the game's per-seat figures (its seat_row) come before the projected score
+TRAJ_COLUMNS = ["ply", "round", "phase", "kind", "action", "actor", "seat", "name", "coins", "track", "cards", "goods",
+                "projected"]
 
 
 def test_trajectory_shape_and_values(full_game: GameRecord) -> None:

@@ -1,0 +1,526 @@
+"""The analysis app: the board, a game record with variations, bots, charts, save and load.
+
+``LabApp()`` is what ``notebooks/app.ipynb`` shows (``make app`` serves it with Voilà). Every control is an
+attribute, and every button has a method doing the same, so the app can be driven from Python::
+
+    app = LabApp()
+    app.new_game(players=3, seed=1, seats=["human", "greedy", "random"])
+    app.play("place 2"); app.back(); app.play("place 3")      # a variation at ply 1
+    app.bot_move(); app.wait()                                 # long work runs in a background thread
+    text = app.save_json(); app.load_json(text)
+
+Long work (bot moves, playing on, win chances) runs in one background thread at a time, with progress and
+a cancel button; the board and the controls stay usable meanwhile. Charts follow the game a moment after
+the board (``chart_delay``), so clicking stays quick.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import ipywidgets as w
+import pandas as pd
+
+from ...engine.errors import IllegalAction, RecordError
+from ...engine.i18n import LANGS
+from ...engine.protocol import GameInfo, Variant, games
+from ...records import GameRecord, Node
+from .. import board_for, charts
+from ..board import ASSETS
+from ..probe import Probe
+from .charts_panel import ChartsPanel
+from .jobs import Job
+from .jobs_panel import JobRunner
+from .labels import Labels
+from .navigation import Navigation
+from .review import REVIEW_ROLLOUTS, ReviewPanel
+from .rules_panel import RulesPanel
+from .seats import MAX_SEATS, SEAT_KINDS, STAND_IN, STRENGTHS, SeatsPanel
+from .texts import TEXTS, text
+from .widgets import Loader, Saver, TreeView
+
+SHOW_EVERY = 0.15  # seconds between board updates while bots play on
+
+# The app's stylesheet (widgets/app.css), put on the page by a hidden HTML widget.
+APP_CSS = "<style>\n" + (ASSETS / "app.css").read_text(encoding="utf-8") + "</style>"
+
+
+def game_variants() -> dict[str, tuple[GameInfo, Variant]]:
+    """What the game chooser offers: every variant of every registered game, by key."""
+    return {v.key: (info, v) for info in games() for v in info.choices()}
+
+
+def variant_of(state: Any) -> str:
+    """The chooser's key for the game ``state`` belongs to: the variant of its game whose options it has
+    (the one with the most options, so the expansion wins over the plain game)."""
+    fits = [(len(v.options), key) for key, (info, v) in game_variants().items()
+            if info.name == state.game and all(getattr(state, k, None) == x for k, x in v.options.items())]
+    return max(fits)[1] if fits else state.game
+
+
+class LabApp(Navigation, SeatsPanel, Labels, JobRunner, ChartsPanel, ReviewPanel, RulesPanel):
+    """The analysis app. ``widget`` is the whole app; the controls are attributes (see the module doc).
+
+    ``threaded=False`` runs long work in the calling thread (simple scripts); ``chart_delay`` is how long
+    the charts wait after the last move before they follow (0: at once).
+    """
+
+    def __init__(self, players: int = 3, seed: int = 1, seats: Sequence[str] | None = None, lang: str = "en",
+                 threaded: bool = True, chart_delay: float = 0.12) -> None:
+        if lang not in LANGS:
+            raise ValueError(f"lang must be one of {LANGS}, not {lang!r}")
+        self.threaded = threaded
+        self.chart_delay = chart_delay
+        self._lock = threading.RLock()
+        self._chart_lock = threading.Lock()
+        self._timer: threading.Timer | None = None
+        self._chart_gen = self._chart_synced = 0
+        self._job: Job | None = None
+        self._pending_auto = False
+        self._syncing = False
+        self._relabeling = False
+        self._bots: dict[int, tuple[str, Any]] = {}
+        self._explain: dict[Node, tuple[str, pd.DataFrame]] = {}
+        self._win: dict[tuple[Node, int, str], pd.DataFrame] = {}
+        self._traj: dict[Node, pd.DataFrame] = {}
+        self._ids: dict[Node, int] = {}
+        self._by_id: list[Node] = []
+        self._tree_nodes = -1
+        self._last_show = 0.0
+        self.record = GameRecord.new(players=players, seed=seed)
+        self.node = self.record.root
+        self._build_controls(lang)
+        self.new_game(players=players, seed=seed, seats=seats)
+        self._apply_lang()
+
+    # ---- controls -------------------------------------------------------------------------------------
+
+    def _build_controls(self, lang: str) -> None:
+        t = TEXTS[lang]
+        lay = w.Layout
+        self.lang = w.ToggleButtons(options=[("EN", "en"), ("DE", "de")], value=lang,
+                                    style={"button_width": "46px"}, layout=lay(width="auto"))
+        self.players = w.BoundedIntText(value=3, min=2, max=MAX_SEATS, description=t["players"],
+                                        style={"description_width": "auto"}, layout=lay(width="104px"))
+        self.seed = w.IntText(value=1, description=t["seed"], style={"description_width": "auto"},
+                              layout=lay(width="124px"))
+        self.seat_kinds = [w.Dropdown(options=self._kind_options(lang), value="human", layout=lay(width="100px"))
+                           for _ in range(MAX_SEATS)]
+        self.seat_labels = [w.HTML(layout=lay(width="auto")) for _ in range(MAX_SEATS)]
+        for label in self.seat_labels:
+            label.add_class("ssl-seatname")
+        for k, dd in enumerate(self.seat_kinds):
+            dd.add_class("ssl-seat-kind")
+            dd.add_class(f"ssl-seat-kind-{k}")
+        # One row per possible seat, made once and shown or hidden: rebuilding rows when the player count
+        # changes replaced the dropdowns in the page while a user (or a browser test) was choosing in them.
+        self._seat_rows = [w.HBox([label, dd], layout=w.Layout(align_items="center", justify_content="space-between"))
+                           for label, dd in zip(self.seat_labels, self.seat_kinds, strict=True)]
+        self.mcts_strength = w.Dropdown(options=self._strength_options(lang), value="iterations=200",
+                                        description=t["strength"], style={"description_width": "auto"},
+                                        layout=lay(width="180px"))
+        self.new_button = w.Button(description=t["new"], button_style="warning", layout=lay(width="auto"))
+        self.game = w.Dropdown(options=[(v.title, key) for key, (_i, v) in game_variants().items()],
+                               value="speicherstadt", layout=lay(width="230px"))
+        self.saver = Saver(self._file, label=t["save"])
+        self.loader = Loader(lambda _name, data: self.load_json(data), label=t["load"])
+
+        self.board = board_for(self.record.initial, lang=lang)
+
+        self.first_button = w.Button(tooltip=t["first"], description="«", layout=lay(width="38px"))
+        self.back_button = w.Button(tooltip=t["back"], description="‹", layout=lay(width="38px"))
+        self.forward_button = w.Button(tooltip=t["forward"], description="›", layout=lay(width="38px"))
+        self.last_button = w.Button(tooltip=t["last"], description="»", layout=lay(width="38px"))
+        for b in (self.first_button, self.back_button, self.forward_button, self.last_button):
+            b.add_class("ssl-navbtn")
+        self.slider = w.IntSlider(value=0, min=0, max=0, readout=False, continuous_update=True,
+                                  layout=lay(flex="1 1 auto", width="auto", min_width="120px"))
+        self.position = w.HTML(layout=lay(width="auto"))
+        self.position.add_class("ssl-position")
+        self.promote_button = w.Button(description=t["promote"], layout=lay(width="auto", display="none"))
+
+        self.bot_button = w.Button(description=t["bot"], button_style="info", layout=lay(width="auto"))
+        self.round_button = w.Button(description=t["round"], layout=lay(width="auto"))
+        self.end_button = w.Button(description=t["end"], layout=lay(width="auto"))
+        self.auto = w.Checkbox(value=True, description=t["auto"], indent=False, layout=lay(width="auto"))
+        self.progress = w.IntProgress(value=0, min=0, max=1, layout=lay(width="110px", display="none"))
+        self.status = w.HTML(layout=lay(width="auto"))
+        self.status.add_class("ssl-status")
+        self.cancel_button = w.Button(description=t["cancel"], button_style="danger", disabled=True,
+                                      layout=lay(width="auto"))
+        self.message = w.HTML(layout=lay(width="100%"))
+        self.message.add_class("ssl-msg")
+
+        self.tree = TreeView(labels={"start": t["start"], "round": "R"})
+        self.explanation = w.HTML(layout=lay(width="100%"))
+        self.explanation.add_class("ssl-explain")
+
+        self.x_mode = w.ToggleButtons(options=[(t["x_ply"], "ply"), (t["x_round"], "round")], value="ply",
+                                      style={"button_width": "78px"}, layout=lay(width="auto"))
+        self.win_button = w.Button(description=t["win"], button_style="success", layout=lay(width="auto"))
+        self.rollouts = w.BoundedIntText(value=100, min=10, max=2000, step=10, description=t["rollouts"],
+                                         style={"description_width": "auto"}, layout=lay(width="150px"))
+        self.rollouts.add_class("ssl-rollouts")
+        self.rollout_bot = w.Dropdown(options=[(t["rb_random"], "random"), (t["rb_greedy"], "greedy")],
+                                      value="random", layout=lay(width="140px"))
+        self.review_button = w.Button(description=t["review"], button_style="primary", layout=lay(width="auto"))
+        self.review_button.add_class("ssl-review-btn")
+        self.review_rollouts = w.BoundedIntText(value=REVIEW_ROLLOUTS, min=2, max=500, step=5,
+                                                description=t["review_rollouts"], style={"description_width": "auto"},
+                                                layout=lay(width="200px"))
+        self.flag_list = w.Select(options=[], rows=6, layout=lay(width="100%"))
+        self.alternative = w.HTML(layout=lay(width="100%"))
+        self.alternative.add_class("ssl-explain")
+        self.better_button = w.Button(description=t["play_better"], button_style="success",
+                                      layout=lay(width="auto", display="none"))
+        self.rules = w.Accordion(children=[w.HTML()], layout=lay(width="100%"))
+        self.rules.selected_index = None
+        self.tutorial_button = w.ToggleButton(value=False, layout=lay(width="auto"))
+        self.tutorial_button.add_class("ssl-tutorial-btn")
+        self.tutorial_button.observe(lambda _c: self._show_page(), "value")
+        self._tutorial: tuple[str, w.Widget] | None = None
+        self._flag_nodes: list[Node] = []
+        self._shown_flag: Node | None = None
+        self.chart = charts.figure_widget(charts.dashboard_spec(*self.chart_specs()))
+
+        # wiring
+        self.new_button.on_click(lambda _b: self.new_game())
+        self.first_button.on_click(lambda _b: self.first())
+        self.back_button.on_click(lambda _b: self.back())
+        self.forward_button.on_click(lambda _b: self.forward())
+        self.last_button.on_click(lambda _b: self.last())
+        self.promote_button.on_click(lambda _b: self.promote())
+        self.slider.observe(self._on_slider, "value")
+        self.bot_button.on_click(lambda _b: self.bot_move())
+        self.round_button.on_click(lambda _b: self.play_to_round_end())
+        self.end_button.on_click(lambda _b: self.play_to_end())
+        self.cancel_button.on_click(lambda _b: self.cancel())
+        self.win_button.on_click(lambda _b: self.compute_win_chances())
+        self.review_button.on_click(lambda _b: self.review_game())
+        self.better_button.on_click(lambda _b: self.play_better())
+        self.flag_list.observe(self._on_flag_list, "value")
+        self.players.observe(lambda _c: self._show_seat_controls(), "value")
+        self.x_mode.observe(lambda _c: None if self._relabeling else self._schedule_charts(now=True), "value")
+        self.lang.observe(lambda _c: self._apply_lang(), "value")
+        self._wire_board()
+        self.tree.on_select(self._on_tree)
+        for k, dd in enumerate(self.seat_kinds):
+            dd.observe(lambda _c, k=k: self._bots.pop(k, None), "value")
+        self.mcts_strength.observe(lambda _c: self._bots.clear(), "value")
+
+        self.widget = self._layout()
+
+    def _layout(self) -> w.Widget:
+        css = w.HTML(APP_CSS, layout=w.Layout(display="none"))
+        self._title = w.HTML()
+        self._title.add_class("ssl-apptitle")
+        self._seat_box = w.GridBox(self._seat_rows, layout=w.Layout(grid_template_columns="1fr 1fr",
+                                                                    grid_gap="3px 10px", width="100%"))
+        self._seat_box.add_class("ssl-seats")
+        spacer = w.Box(layout=w.Layout(flex="1 1 auto"))
+        top = w.HBox([self._title, self.game, self.players, self.seed, self.new_button, spacer, self.tutorial_button,
+                      self.saver, self.loader, self.lang], layout=w.Layout(width="100%"))
+        top.add_class("ssl-topbar")
+
+        def panel(title_key: str, *children: w.Widget) -> w.VBox:
+            head = w.HTML()
+            head.add_class("ssl-panel-title")
+            self._panel_titles.append((head, title_key))
+            box = w.VBox([head, *children], layout=w.Layout(width="100%"))
+            box.add_class("ssl-panel")
+            return box
+
+        self._panel_titles: list[tuple[w.HTML, str]] = []
+        nav = w.HBox([self.first_button, self.back_button, self.slider, self.forward_button, self.last_button],
+                     layout=w.Layout(width="100%", align_items="center"))
+        where = w.HBox([self.position, self.promote_button], layout=w.Layout(align_items="center"))
+        bots = w.HBox([self.bot_button, self.round_button, self.end_button],
+                      layout=w.Layout(flex_flow="row wrap"))
+        job = w.HBox([self.cancel_button, self.progress, self.status],
+                     layout=w.Layout(align_items="center", flex_flow="row wrap"))
+        strength = w.HBox([self.mcts_strength, self.auto], layout=w.Layout(align_items="center"))
+        side = w.VBox([
+            panel("tree", nav, where, self.tree),
+            panel("seats", self._seat_box, strength, bots, job, self.message),
+            panel("explain", self.explanation),
+        ], layout=w.Layout(width="380px", flex="0 0 380px"))
+        self.board.layout = w.Layout(flex="1 1 0", min_width="0", width="auto")  # the board sizes by its container
+        main = self._main = w.HBox([self.board, side], layout=w.Layout(width="100%", align_items="flex-start"))
+        chart_bar = w.HBox([self.x_mode, self.win_button, self.rollouts, self.rollout_bot],
+                           layout=w.Layout(align_items="center", flex_flow="row wrap"))
+        figs = w.Box([self.chart], layout=w.Layout(width="100%"))
+        figs.add_class("ssl-charts")
+        for row in (nav, where, bots, job, strength, side, main, chart_bar):
+            row.add_class("ssl-row")
+        self._flag_title = w.HTML()
+        self._flag_title.add_class("ssl-panel-title")
+        review_box = w.VBox([w.HBox([self.review_button, self.review_rollouts], layout=w.Layout(align_items="center")),
+                             self._flag_title, self.flag_list, self.alternative, self.better_button],
+                            layout=w.Layout(width="340px", flex="0 0 340px"))
+        figs.layout = w.Layout(flex="1 1 0", min_width="0", width="auto")
+        chart_panel = w.VBox([chart_bar, w.HBox([figs, review_box], layout=w.Layout(width="100%"))],
+                             layout=w.Layout(width="100%"))
+        chart_panel.add_class("ssl-panel")
+        self._lab_page = (main, chart_panel, self.rules)
+        self._page = w.VBox(list(self._lab_page), layout=w.Layout(width="100%"))
+        self.probe = Probe()
+        app = w.VBox([css, self.probe, top, self._page], layout=w.Layout(width="100%"))
+        app.add_class("ssl-app")
+        app.add_class("ssl-idle")
+        return app
+
+    def _show_page(self) -> None:
+        """The app's second page, the guided first game, in place of the lab (and back)."""
+        if not self.tutorial_button.value:
+            self._page.children = self._lab_page
+            return
+        from ..tutorial import build
+
+        lang = self.lang_code
+        if self._tutorial is None or self._tutorial[0] != lang:
+            self._tutorial = (lang, build(lang, back=lambda: setattr(self.tutorial_button, "value", False)))
+        self._page.children = (self._tutorial[1],)
+
+    def _ipython_display_(self) -> None:
+        from IPython.display import display
+
+        self.flush_charts()
+        charts.reseed(self.chart)
+        display(self.widget)
+
+    # ---- the record and the current node ----------------------------------------------------------------
+
+    @property
+    def state(self) -> Any:
+        """The position on the board."""
+        return self.node.state
+
+    @property
+    def busy(self) -> bool:
+        """True while a background job runs."""
+        job = self._job
+        return job is not None
+
+    def _wire_board(self) -> None:
+        self.board.observe(lambda c: self.set_lang(c["new"]), "lang")
+        self.board.on_action(self._on_board_action)
+
+    def _board_fits(self, state: Any) -> None:
+        """Swap in the board view of ``state``'s game (Die Speicherstadt's or Packet Row's) when it changes."""
+        if getattr(self.board.state, "game", None) == state.game:
+            return
+        layout = self.board.layout
+        self.board = board_for(state, lang=self.lang_code)
+        self.board.layout = layout
+        self._wire_board()
+        if hasattr(self, "_main"):
+            self._main.children = (self.board, *self._main.children[1:])
+
+    def new_game(self, players: int | None = None, seed: int | None = None,
+                 seats: Sequence[str] | None = None, game: str | None = None) -> None:
+        """Start a new record: ``players`` 2–5, ``seed``, and per seat "human", "random", "greedy", "mcts"
+        or a bot spec such as "mcts:iterations=50" (missing seats keep their setting). ``game`` is
+        a key of the game chooser (:func:`game_variants`: "speicherstadt", "kaispeicher" for the game with its
+        expansion, "packet_row", or any registered game's); None keeps the chooser's value."""
+        if self._refuse_if_busy():
+            return
+        if game is not None:
+            if game not in game_variants():
+                raise ValueError(f"game must be one of {list(game_variants())}, not {game!r}")
+            self.game.value = game
+        if players is not None:
+            if not 2 <= players <= MAX_SEATS:
+                raise ValueError(f"players must be 2..{MAX_SEATS}, not {players!r}")
+            self.players.value = players
+        if seed is not None:
+            self.seed.value = seed
+        for k, spec in enumerate(seats or ()):
+            self.set_seat(k, spec)
+        info, variant = game_variants()[self.game.value]
+        record = GameRecord.new(players=self.players.value, seed=self.seed.value, game=info.name,
+                                **variant.options)
+        self._use_record(record, record.root)
+        self._say("")
+        self._maybe_autoplay()
+
+    def _use_record(self, record: GameRecord, node: Node) -> None:
+        with self._lock:
+            self.record = record
+            self._ids.clear()
+            self._by_id.clear()
+            self._explain.clear()
+            self._shown_flag = None
+            self._win.clear()
+            self._traj.clear()
+            self._bots.clear()
+            self._tree_nodes = -1
+            initial = record.initial
+            n = initial.n_players
+            if self.players.value != n:
+                self.players.value = n
+            self.game.value = variant_of(initial)
+            self._board_fits(initial)
+            if isinstance(record.seed, int) and self.seed.value != record.seed:
+                self.seed.value = record.seed
+            self.tree.seats = self._tree_seats()
+            self._show_seat_controls()
+            self._move_to(node)
+
+    def _id(self, node: Node) -> int:
+        got = self._ids.get(node)
+        if got is None:
+            got = self._ids[node] = len(self._by_id)
+            self._by_id.append(node)
+        return got
+
+    def node_by_id(self, ident: int) -> Node:
+        """The node with tree id ``ident`` (as the tree view sends it)."""
+        return self._by_id[ident]
+
+    def line(self) -> list[Node]:
+        """The current line: from the start through the node on the board, on along first children."""
+        path = self.record.path_to(self.node)
+        while path[-1].children:
+            path.append(path[-1].children[0])
+        return path
+
+    # ---- playing --------------------------------------------------------------------------------------
+
+    def play(self, action: str) -> Node:
+        """Play ``action`` (notation) at the current node as a human move, like a click on the board: an
+        existing child with it, else a new variation; then the bots move if they move by themselves.
+        Raises :class:`IllegalAction` (and changes nothing) for an illegal action, RuntimeError while bots
+        are moving."""
+        with self._lock:
+            if self._job is not None and self._job.plays:
+                raise RuntimeError(text(self.lang_code, "busy", job=self._job_name(self._job)))
+            node = self.node.play(action, by="human")
+            self._move_to(node)
+        self._maybe_autoplay()
+        return node
+
+    def _on_board_action(self, action: str) -> None:
+        if self._job is not None and self._job.plays:
+            self.board.error = text(self.lang_code, "board_busy")
+            return
+        try:
+            self.play(action)
+        except (IllegalAction, RuntimeError) as err:
+            self.board.error = str(err)
+
+    def _maybe_autoplay(self) -> None:
+        """If bots move by themselves and a bot is to move, let the bots play until a human seat is to move
+        (after the running job, if one is computing win chances)."""
+        st = self.node.state
+        if not (self.auto.value and not st.is_over and st.to_move is not None
+                and self.bot_for(st.to_move) is not None):
+            return
+        with self._lock:
+            if self._job is not None and not self._job.plays:
+                self._pending_auto = True
+                return
+            self._start("auto", lambda job: self._play_on(job, until=lambda s: self.bot_for(s.to_move) is None))
+
+    def bot_move(self) -> bool:
+        """The seat to move lets its bot choose (a human seat: the Greedy bot). False if nothing started."""
+        if self.node.state.is_over:
+            self._say(text(self.lang_code, "over"))
+            return False
+        return self._start("bot", lambda job: self._play_on(job, moves=1))
+
+    def play_to_round_end(self) -> bool:
+        """Bots play every seat until the next round starts (or the game ends)."""
+        start = self.node.state.round
+        return self._start("round", lambda job: self._play_on(job, until=lambda s: s.round != start))
+
+    def play_to_end(self) -> bool:
+        """Bots play every seat to the end of the game."""
+        return self._start("end", lambda job: self._play_on(job))
+
+    def _play_on(self, job: Job, until: Callable[[Any], bool] | None = None, moves: int | None = None) -> None:
+        """Let the bots move from the current node until ``until(state)``, ``moves`` moves, the end or cancel."""
+        lang = self.lang_code
+        played = 0
+        start = self.node.state
+        last_round = start.round + max(1, start.pile_size // max(1, len(start.offer))) \
+            if hasattr(start, "pile_size") else start.round + 1
+        while not job.cancel.is_set():
+            node = self.node
+            st = node.state
+            if st.is_over or (moves is not None and played >= moves) or (until is not None and until(st)):
+                break
+            seat = st.to_move
+            bot = self.bot_for(seat, stand_in=True)
+            self._set_status(text(lang, "thinking", seat=st.seat_name(seat, lang)))
+            obs = st.observe(seat)
+            action = bot.choose(obs)
+            if job.cancel.is_set():
+                break
+            with self._lock:
+                child = node.play(action, by=dict(bot.params()))
+                self._note_explanation(child, bot, obs)
+                self.node = child
+                played += 1
+                now = time.monotonic()
+                if now - self._last_show >= SHOW_EVERY or moves == 1:
+                    self._move_to(child)
+            rounds = max(1, last_round - start.round + 1)
+            self._set_progress(min(rounds * 3, (child.state.round - start.round) * 3 + _phase_index(child.state)),
+                               rounds * 3, text(lang, "played", n=played, round=child.state.round))
+        with self._lock:
+            self._move_to(self.node)
+        if job.cancel.is_set():
+            self._say(text(lang, "cancelled"))
+
+    def _note_explanation(self, node: Node, bot: Any, obs: Any) -> None:
+        """Keep the bot's reasons for the move into ``node``: MCTS's root statistics (``explain`` reuses the
+        search ``choose`` just ran), Greedy's action values."""
+        if bot.name in ("mcts", "greedy") and hasattr(bot, "explain"):
+            self._explain[node] = (bot.name, bot.explain(obs))
+
+    # ---- save and load --------------------------------------------------------------------------------
+
+    def save_json(self) -> str:
+        """The record as JSON text (what the save button downloads)."""
+        with self._lock:
+            return self.record.to_json(pretty=True)
+
+    def _file(self) -> tuple[str, str]:
+        seed = self.record.seed
+        return f"speicherstadt-{self.record.initial.n_players}p-seed{seed}.json", self.save_json()
+
+    def load_json(self, data: str | bytes) -> bool:
+        """Replace the record by one read from JSON text; on a malformed record the message shows the
+        :class:`RecordError` text, nothing changes, and the result is False."""
+        if self._refuse_if_busy():
+            return False
+        lang = self.lang_code
+        if isinstance(data, bytes | bytearray | memoryview):
+            try:
+                data = bytes(data).decode("utf-8")
+            except UnicodeDecodeError:
+                self._say(text(lang, "load_error", error=text(lang, "not_text")), error=True)
+                return False
+        try:
+            record = GameRecord.from_json(data)
+        except RecordError as err:
+            self._say(text(lang, "load_error", error=err), error=True)
+            return False
+        n = record.initial.n_players
+        for k in range(n, MAX_SEATS):
+            self._bots.pop(k, None)
+        self._use_record(record, record.end())
+        self._say(text(lang, "loaded", plies=len(record.mainline()) - 1, branches=len(record.branch_points())),
+                  ok=True)
+        return True
+
+def _phase_index(state: Any) -> int:
+    return {"demand": 0, "purchase": 1, "loading": 2}.get(state.phase, 3)
+
+
+
+__all__ = ["MAX_SEATS", "SEAT_KINDS", "STAND_IN", "STRENGTHS", "LabApp", "game_variants", "variant_of"]
+

@@ -1,0 +1,173 @@
+"""Navigation: the record cursor (first, back, forward, last, a ply, a node of the tree, promote) and
+showing the current node (board, position line, slider, move tree, explanation panel)."""
+
+from __future__ import annotations
+
+import html
+import time
+from typing import Any
+
+import pandas as pd
+
+from ...records import Node
+from ..model import LOG_SIZE, show_value
+from .texts import TEXTS, text
+
+EXPLAIN_ROWS = 8
+
+class Navigation:
+    """A part of :class:`~.lab.LabApp` (a mixin): moving through the record and showing where it is."""
+
+    # ---- navigation -----------------------------------------------------------------------------------
+
+    def goto(self, node: Node) -> None:
+        """Put ``node`` (a node of this record) on the board."""
+        if self._refuse_if_playing():
+            return
+        self.record.path_to(node)  # ValueError for a node of another record
+        with self._lock:
+            self._move_to(node)
+
+    def first(self) -> None:
+        """To the start position."""
+        self.goto(self.record.root)
+
+    def back(self) -> None:
+        """One move back."""
+        if self.node.parent is not None:
+            self.goto(self.node.parent)
+
+    def forward(self) -> None:
+        """One move on along the line (the first child)."""
+        if self.node.children:
+            self.goto(self.node.children[0])
+
+    def last(self) -> None:
+        """To the end of the current line."""
+        self.goto(self.line()[-1])
+
+    def goto_ply(self, ply: int) -> None:
+        """To ply ``ply`` of the current line (what the slider does)."""
+        line = self.line()
+        self.goto(line[max(0, min(ply, len(line) - 1))])
+
+    def promote(self) -> None:
+        """Make the line through the current node the main line."""
+        if self._refuse_if_playing():
+            return
+        with self._lock:
+            self.record.promote_to_main(self.node)
+            self._tree_nodes = -1
+            self._move_to(self.node)
+
+    def _on_slider(self, change: dict[str, Any]) -> None:
+        if not self._syncing and change["new"] != self.node.ply:
+            self.goto_ply(change["new"])
+
+    def _on_tree(self, ident: Any) -> None:
+        ok = isinstance(ident, int) and not isinstance(ident, bool) and 0 <= ident < len(self._by_id)
+        node = self._by_id[ident] if ok else None
+        if node is None or node.record is not self.record:  # a removed move is no longer in the record
+            self._say(text(self.lang_code, "tree_id", got=show_value(ident)), error=True)
+            return
+        self.goto(node)
+
+    # ---- showing --------------------------------------------------------------------------------------
+
+    def _move_to(self, node: Node) -> None:
+        """Put ``node`` on the board and bring every view along (call with the lock held)."""
+        self.node = node
+        path = self.record.path_to(node)
+        self.board.show(node.state, [n.state for n in path[-(LOG_SIZE + 1):-1]])
+        self._last_show = time.monotonic()
+        self._show_nav(path)
+        self._show_tree()
+        self._show_panels()
+        if hasattr(self, "flag_list"):
+            self._show_flags()
+        self._schedule_charts()
+
+    def _show_nav(self, path: list[Node] | None = None) -> None:
+        node = self.node
+        line = self.line()
+        last = len(line) - 1
+        self._syncing = True
+        try:
+            self.slider.max = max(1, last)
+            self.slider.value = node.ply
+        finally:
+            self._syncing = False
+        playing = self._job is not None and self._job.plays
+        self.first_button.disabled = self.back_button.disabled = playing or node.parent is None
+        self.forward_button.disabled = self.last_button.disabled = playing or not node.children
+        self.slider.disabled = playing or last == 0
+        main = node.is_mainline()
+        lang = self.lang_code
+        badge = (f'<span class="ssl-mainline">{html.escape(text(lang, "main"))}</span>' if main else
+                 f'<span class="ssl-variation">{html.escape(text(lang, "variation"))}</span>')
+        self.position.value = f'<b>{html.escape(text(lang, "ply", ply=node.ply, last=last))}</b> {badge}'
+        self.promote_button.layout.display = "none" if main else ""
+        self.promote_button.disabled = playing
+
+    def _show_tree(self) -> None:
+        count = len(self.record.nodes())
+        if count != self._tree_nodes:
+            self.tree.tree = self._tree_data()
+            self._tree_nodes = count
+        self.tree.current = self._id(self.node)
+
+    def _tree_data(self) -> dict[str, Any]:
+        """The tree for the view: the main line, each item with its variations (``v``), round marks (``r``)."""
+        root = self.record.root
+
+        def line(first: Node) -> list[dict[str, Any]]:
+            items: list[dict[str, Any]] = []
+            node: Node | None = first
+            prev_round = None
+            while node is not None:
+                parent = node.parent
+                assert parent is not None
+                rnd = parent.state.round
+                item: dict[str, Any] = {"i": self._id(node), "s": node.actor, "a": node.action}
+                if rnd != prev_round:
+                    item["r"] = rnd
+                prev_round = rnd
+                if parent.children[0] is node and len(parent.children) > 1:
+                    item["v"] = [line(sib) for sib in parent.children[1:]]
+                    prev_round = None
+                items.append(item)
+                node = node.children[0] if node.children else None
+            return items
+
+        return {"root": self._id(root), "line": line(root.children[0]) if root.children else []}
+
+    def _show_panels(self) -> None:
+        """The bot's reasons for the move on the board, if a bot made it."""
+        lang = self.lang_code
+        t = TEXTS[lang]
+        got = self._explain.get(self.node)
+        if got is None:
+            self.explanation.value = f'<div class="ssl-none">{html.escape(t["no_explain"])}</div>'
+            return
+        kind, df = got
+        node = self.node
+        seat = node.parent.state.seat_name(node.actor, lang) if node.parent is not None else ""
+        head = html.escape(text(lang, "why", seat=seat, action=node.action or ""))
+        if kind == "mcts":
+            cols = [("action", t["action"], "{}"), ("visits", t["visits"], "{:d}"),
+                    ("mean_score", t["score"], "{:.1f}"), ("win_share", t["wins"], "{:.0%}")]
+        else:
+            cols = [("action", t["action"], "{}"), ("value", t["value"], "{:.2f}")]
+        rows = []
+        for _, r in df.head(EXPLAIN_ROWS).iterrows():
+            cells = []
+            for key, _, fmt in cols:
+                v = r[key]
+                cells.append(f'<td class="{"num" if key != "action" else ""}">'
+                             f'{html.escape(fmt.format(v) if pd.notna(v) else "–")}</td>')
+            chosen = ' class="ssl-chosen"' if r["action"] == node.action else ""
+            rows.append(f"<tr{chosen}>{''.join(cells)}</tr>")
+        more = f"<div class='ssl-none'>+{len(df) - EXPLAIN_ROWS}</div>" if len(df) > EXPLAIN_ROWS else ""
+        header = "".join(f"<th>{html.escape(label)}</th>" for _, label, _ in cols)
+        self.explanation.value = (f'<div class="ssl-why">{head}</div><table><tr>{header}</tr>{"".join(rows)}'
+                                  f"</table>{more}")
