@@ -1,4 +1,4 @@
-"""The board view's data: a state turned into a JSON-ready model, and clicks turned into notation.
+"""The board view's data: a state turned into a JSON-ready model (clicks into notation: ``clicks.py``).
 
 Pure Python (no widget library): the board widget syncs what :func:`board_model` returns to the
 browser, and passes every browser message through :func:`click_to_action` before the rules see it.
@@ -10,7 +10,6 @@ model has none of these keys and is exactly what it was before the expansion.
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -19,40 +18,15 @@ from ..engine.i18n import LANGS, load_messages, messages
 from ..games.speicherstadt import kaispeicher as kai_rules
 from ..games.speicherstadt.explain import explain_action
 from ..games.speicherstadt.render import SEAT_COLOURS
+from .cards import card_info, card_text
+from .clicks import CLICK_FIELDS, KINDS, MAX_INT, ClickError, click_to_action, show_value
 
 load_messages("speicherstadt")
 load_messages("speicherstadt_cards")
 
 MODEL_FORMAT = "speicherstadt-lab/board/1"
 SHAPES = ("circle", "square", "triangle", "diamond", "hexagon")
-MAX_INT = 99  # no click field is ever larger: bigger numbers are refused before the rules see them
 LOG_SIZE = 6  # transitions shown in the event log
-CLICK_FIELDS: dict[str, tuple[str, ...]] = {
-    "place": ("space",),
-    "buy": (),
-    "pass": (),
-    "contract": ("good", "index"),
-    "sell": ("good",),
-    "store": ("good",),
-    "keep": ("good",),
-    "take": ("good", "source"),
-    "convert": ("goods", "to"),
-    "hallsell": ("goods",),
-    "done": (),
-    # Kaispeicher
-    "reserve": ("space",),
-    "break": (),
-    "stop": (),
-    "spy": ("space", "level", "space_other", "level_other"),
-    "double": (),
-    "insure": (),
-    "buyfree": (),
-    "deliver": ("good",),
-    "auction": ("good",),
-    "smuggle": ("seat", "index", "good"),
-    "truck": ("good", "from", "to"),
-}
-KINDS = tuple(CLICK_FIELDS)
 DOCK_VERBS = ("contract", "sell", "store", "keep", "deliver")  # moves that take one dock cube somewhere
 # Kaispeicher cards shown as a seat's special cards (not in the card groups): used once, or kept for good
 ONE_SHOT_KINDS = ("spy", "fish_market", "auction_hall", "smuggler", "truck", "fire_chief")
@@ -98,64 +72,6 @@ def short_labels(names: Sequence[str]) -> list[str]:
                                                            for r in rivals)), None)
         out.append(word[0].upper() + (word[pos].lower() if pos is not None else str(i + 1)))
     return out
-
-
-# ---- cards ---------------------------------------------------------------------------------------
-
-
-def card_text(state: Any, card_id: str, lang: str = "en") -> str:
-    """What the card does, in ``lang``, with the card's own values filled in ("" for an unknown kind)."""
-    card = state.cat.card(card_id)
-    key = "merchant_novp" if card.kind == "merchant" and not card.vp else card.kind
-    if not messages.has("card", key):
-        return ""
-    setup = state.cat.setup
-    args: dict[str, Any] = {
-        "good": card.good, "goods": list(card.goods), "vp": card.vp, "coins": card.coins, "value": card.value,
-        "strength": card.strength, "capacity": card.capacity, "income": card.income,
-        "vp_per_good": card.vp_per_good, "vp_per_coin": card.vp_per_coin, "vp_per_ship": card.vp_per_ship,
-        "vp_per_fireman": card.vp_per_fireman, "vp_per_building": card.vp_per_building,
-        "vp_per_trader": card.vp_per_trader, "vp_per_contract": card.vp_per_contract, "convert": card.convert,
-        "cost": card.cost, "moves": card.moves, "breaks": card.breaks, "workers": card.workers,
-        "cap": setup.get("warehouse_capacity", 0),
-        "points": "/".join(str(p) for p in setup.get("counting_office_points", [])[1:]),
-    }
-    if card.kind == "delivery":
-        args["points"] = card.points  # the delivery's points, not the counting-office table
-    return messages.text("card", key, lang, args, state)
-
-
-def _badge(card: Any) -> str:
-    """The number printed large on the card: points, firemen value, fire strength, or coins."""
-    if card.kind == "fireman":
-        return str(card.value)
-    if card.kind == "fire":
-        return str(card.strength)
-    if card.kind == "bank":
-        return f"+{card.income}"
-    if card.kind == "delivery":
-        return f"+{card.points}"
-    if card.vp:
-        return str(card.vp)
-    return ""
-
-
-def card_info(state: Any, card_id: str, lang: str = "en") -> dict[str, Any]:
-    """Everything the view draws for one card."""
-    card = state.cat.card(card_id)
-    season = card.season
-    return {
-        "id": card.id,
-        "name": card.name(lang),
-        "kind": card.kind,
-        "kind_name": _t("kind", card.kind, lang) if messages.has("kind", card.kind) else card.kind,
-        "season": season,
-        "season_name": _t("season", season, lang) if messages.has("season", season) else season,
-        "text": card_text(state, card_id, lang),
-        "badge": _badge(card),
-        "good": card.good,
-        "goods": list(card.goods),
-    }
 
 
 # ---- the model -----------------------------------------------------------------------------------
@@ -669,108 +585,6 @@ def highlight(state: Any, previous: Any | None = None) -> dict[str, Any]:
     }
 
 
-# ---- clicks --------------------------------------------------------------------------------------
-
-
-class ClickError(ValueError):
-    """A browser message the board refuses before the rules see it; ``text(lang)`` explains it."""
-
-    def __init__(self, key: str, **params: Any) -> None:
-        self.key = key
-        self.params = params
-        super().__init__(self.text("en"))
-
-    def text(self, lang: str = "en", namer: Any = None) -> str:
-        return messages.text("click", self.key, lang, self.params, namer)
-
-
-def show_value(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-def _int(msg: dict[str, Any], field: str) -> int:
-    v = msg[field]
-    if isinstance(v, bool) or not isinstance(v, int | float) or (isinstance(v, float) and (
-            not math.isfinite(v) or not v.is_integer())) or not 0 <= v <= MAX_INT:
-        raise ClickError("int", field=field, top=MAX_INT, got=show_value(v))
-    return int(v)
-
-
-def _good(state: Any, msg: dict[str, Any], field: str, value: Any = None) -> str:
-    v = msg[field] if value is None else value
-    if not isinstance(v, str) or v not in state.goods:
-        raise ClickError("good", field=field, allowed=", ".join(state.goods), got=show_value(v))
-    return v
-
-
-def _goods_list(state: Any, msg: dict[str, Any], field: str, count: int) -> list[str]:
-    v = msg[field]
-    if not isinstance(v, list | tuple) or len(v) != count:
-        raise ClickError("list", field=field, count=count, got=show_value(v))
-    return [_good(state, msg, field, g) for g in v]
-
-
-def click_to_action(state: Any, msg: Any) -> str:
-    """The notation text of a browser click, or :class:`ClickError` naming the field at fault.
-
-    Checks only the message's shape (kind, fields, types, ranges, goods); the rules judge the action.
-    """
-    if not isinstance(msg, dict):
-        raise ClickError("not_object", got=show_value(msg))
-    kind = msg.get("kind")
-    if not isinstance(kind, str) or kind not in CLICK_FIELDS:
-        raise ClickError("kind", got=show_value(kind), kinds=", ".join(KINDS))
-    fields = CLICK_FIELDS[kind]
-    for f in fields:
-        if f not in msg:
-            raise ClickError("missing", kind=kind, field=f)
-    for f in msg:
-        if f != "kind" and f not in fields:
-            raise ClickError("extra", kind=kind, field=show_value(f) if not isinstance(f, str) else f)
-    if kind == "place":
-        return f"place {_int(msg, 'space')}"
-    if kind in ("buy", "pass", "done"):
-        return kind
-    if kind == "contract":
-        return f"contract {_good(state, msg, 'good')} {_int(msg, 'index')}"
-    if kind in ("sell", "store", "keep"):
-        return f"{kind} {_good(state, msg, 'good')}"
-    if kind == "take":
-        good = _good(state, msg, "good")
-        source = msg["source"]
-        if source not in ("warehouse", "hall"):
-            raise ClickError("choice", field="source", allowed="warehouse, hall", got=show_value(source))
-        return f"take {good} {source}"
-    if kind == "convert":
-        given = _goods_list(state, msg, "goods", _convert_count(state))
-        return f"convert {' '.join(given)} to {_good(state, msg, 'to')}"
-    if kind == "hallsell":
-        given = _goods_list(state, msg, "goods", state.cat.setup.get("hall_sell", 2))
-        return f"hallsell {' '.join(given)}"
-    return _kai_click(state, kind, msg)
-
-
-def _convert_count(state: Any) -> int:
-    """Cubes given in one exchange: the market hall's 3, or the Harbour Master's 2 for its owner."""
-    k = state.cat.setup.get("hall_convert", 3)
-    if state.kai is not None and state.phase == "loading" and state.to_move is not None:
-        return state.seats[state.to_move].k_convert or k
-    return k
-
-
-def _kai_click(state: Any, kind: str, msg: dict[str, Any]) -> str:
-    """The notation of the expansion's clicks (shape only, like the base game's: the rules judge them)."""
-    if kind in ("break", "stop", "double", "insure"):
-        return kind
-    if kind == "buyfree":
-        return "buy free"
-    if kind == "reserve":
-        return f"reserve {_int(msg, 'space')}"
-    if kind == "spy":
-        return "spy " + " ".join(str(_int(msg, f)) for f in ("space", "level", "space_other", "level_other"))
-    if kind in ("deliver", "auction"):
-        return f"{kind} {_good(state, msg, 'good')}"
-    if kind == "smuggle":
-        return f"smuggle {_int(msg, 'seat')} {_int(msg, 'index')} {_good(state, msg, 'good')}"
-    return f"truck {_good(state, msg, 'good')} {_int(msg, 'from')} {_int(msg, 'to')}"
+# The click names stay importable from here (they lived in this module before ui/clicks.py).
+__all__ = ["CLICK_FIELDS", "KINDS", "LOG_SIZE", "MAX_INT", "ClickError", "board_model", "card_info", "card_text",
+           "click_to_action", "highlight", "seat_tokens", "show_value"]
