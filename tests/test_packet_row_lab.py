@@ -101,7 +101,7 @@ def test_records_save_load_and_export_as_seat(tmp_path: Path) -> None:
     assert [n.action for n in export.mainline()] == [n.action for n in rec.mainline()]
     assert export.end().state.view(0) == rec.end().state.view(0)
     traj = rec.trajectory()
-    assert set(traj["seat"]) == {0, 1, 2} and (traj["coins"] >= 0).all()
+    assert set(traj["seat"]) == {0, 1, 2} and (traj["money"] >= 0).all() and "coins" not in traj
     events = rec.events(lang="de")
     assert "Hafenmeister" in " ".join(events["text"])
 
@@ -141,3 +141,22 @@ def test_html_view_shows_an_observation_without_secrets() -> None:
     obs_html = s.observe(0)._repr_html_()
     assert "1 secret" in obs_html and s.card_name(secret) not in obs_html.replace(s.card_name(
         next(c for c in s.player(0).hand if c.startswith("start_"))), "")
+
+
+def test_packet_row_charts_and_tables_use_its_own_figures() -> None:
+    """Money and building points under their own names (declared metrics), not as 'coins' and 'track'."""
+    from speicherstadt_lab.engine.protocol import get_game
+    from speicherstadt_lab.simulation import simulate
+    from speicherstadt_lab.ui import charts
+
+    info = get_game("packet_row")
+    assert [m.key for m in info.metrics][:2] == ["money", "buildings"]
+    rec = record_game(sl.new_game("packet_row", players=2, seed=12), [RandomBot(seed=1), RandomBot(seed=2)])
+    traj = rec.trajectory()
+    assert {"money", "buildings"} <= set(traj.columns) and not {"coins", "track"} & set(traj.columns)
+    spec = charts.progress_spec(traj, names=["Red", "Blue"], lang="de", metric=info.metrics[0])
+    assert any("Geld" in a["text"] for a in spec["layout"]["annotations"])
+    money = [tr for tr in spec["data"] if tr["meta"]["series"] == "money" and tr["meta"]["seat"] == 1]
+    assert money and money[0]["y"][-1] == rec.end().state.money[1]
+    df = simulate(2, 2, ["random", "random"], seed=3, executor="serial", progress=False, game="packet_row")
+    assert {"money", "cards_taken"} <= set(df.columns) and "coins" not in df.columns

@@ -6,7 +6,18 @@ Nothing here imports a UI library; games live in ``speicherstadt_lab.games``.
 from .actions import Action
 from .errors import CatalogError, IllegalAction, RecordError
 from .events import Event
-from .protocol import GameInfo, GameState, Variant, game_names, games, get_game, load_state, new_game, register_game
+from .protocol import (
+    GameInfo,
+    GameState,
+    Metric,
+    Variant,
+    game_names,
+    games,
+    get_game,
+    load_state,
+    new_game,
+    register_game,
+)
 from .rng import Rng
 
 __all__ = [
@@ -16,6 +27,7 @@ __all__ = [
     "GameInfo",
     "GameState",
     "IllegalAction",
+    "Metric",
     "RecordError",
     "Rng",
     "Variant",

@@ -56,6 +56,19 @@ class Variant:
     options: dict[str, Any] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class Metric:
+    """A per-seat figure a game declares: a column of its trajectories (its record support's ``seat_row``)
+    and a line of the charts, with its label in English and German. The first is charted under the score."""
+
+    key: str
+    en: str
+    de: str
+
+    def label(self, lang: str) -> str:
+        return self.de if lang == "de" else self.en
+
+
 OKABE_ITO = ("#D55E00", "#0072B2", "#009E73", "#E6B800", "#CC79A7")  # seat colours, colour-blind safe
 
 #: What a game plugin may offer besides its rules, each as a lazy "module:attribute" reference (imported on
@@ -87,6 +100,7 @@ class GameInfo:
     variants: tuple[Variant, ...] = ()  # what a game chooser offers; default: the game itself
     rollout: str = "random"  # the bot MCTS rolls out with by default
     seat_colours: tuple[str, ...] = OKABE_ITO
+    metrics: tuple[Metric, ...] = ()  # per-seat figures along a game (trajectory columns, chart lines)
 
     def impl(self) -> Any:
         return importlib.import_module(self.module)

@@ -18,23 +18,24 @@ import plotly.graph_objects as go
 import traitlets
 from plotly.serializers import custom_serializers
 
-from ..engine.protocol import OKABE_ITO
+from ..engine.protocol import OKABE_ITO, Metric
 
 Spec = dict[str, Any]
 X_MODES = ("ply", "round")
 FONT = "Segoe UI, Helvetica Neue, Arial, Liberation Sans, sans-serif"
 INK, MUTED, BRICK, GRID = "#2b2118", "#6f5d4b", "#8e3b2a", "#eadbbd"
 TEXTS: dict[str, dict[str, str]] = {
-    "en": {"score": "Projected score", "coins": "Coins", "win": "Win probability", "ply": "ply", "round": "round",
+    "en": {"score": "Projected score", "win": "Win probability", "ply": "ply", "round": "round",
            "variation": "variation", "variation_key": "variation (dashed)", "now": "now",
            "no_win": "Press “Win chances” to compute", "band": "95% interval"},
-    "de": {"score": "Voraussichtliche Punkte", "coins": "Münzen", "win": "Siegchance", "ply": "Zug",
+    "de": {"score": "Voraussichtliche Punkte", "win": "Siegchance", "ply": "Zug",
            "round": "Runde", "variation": "Variante", "variation_key": "Variante (gestrichelt)", "now": "jetzt",
            "no_win": "„Siegchancen“ drücken, um sie zu berechnen", "band": "95%-Intervall"},
 }
 WIN_COLUMNS = ["ply", "round", "seat", "win_prob", "win_lo", "win_hi"]
 
 
+COINS = Metric("coins", "Coins", "Münzen")  # the default figure under the score (Die Speicherstadt's)
 SEAT_COLOURS = OKABE_ITO  # the default palette; a game declares its own in GameInfo.seat_colours
 
 
@@ -136,11 +137,13 @@ def _key_trace(text: str) -> dict[str, Any]:
 
 def progress_spec(main: pd.DataFrame, branch: pd.DataFrame | None = None, *, names: Sequence[str] | None = None,
                   x: str = "ply", current: float | None = None, fork: int | None = None, lang: str = "en",
-                  height: int = 330, colours: Sequence[str] | None = None) -> Spec:
-    """Projected score (top) and coins (bottom) per seat along the main line; ``branch`` (another line's
-    trajectory) is overlaid dashed from ply ``fork`` on; ``current`` marks the position on the board;
-    ``colours`` are the game's seat colours."""
+                  height: int = 330, colours: Sequence[str] | None = None, metric: Metric | None = None) -> Spec:
+    """Projected score (top) and a figure of the game (bottom; ``metric``, by default coins) per seat along the
+    main line; ``branch`` (another line's trajectory) is overlaid dashed from ply ``fork`` on; ``current``
+    marks the position on the board; ``colours`` are the game's seat colours."""
     t = _check(x, lang)
+    metric = metric or COINS
+    t = {**t, "metric": metric.label(lang)}
     labels = _names([main, branch], names)
     lines = [("main", course(main, x))]
     if branch is not None:
@@ -153,7 +156,7 @@ def progress_spec(main: pd.DataFrame, branch: pd.DataFrame | None = None, *, nam
             mine = by_seat.get(seat, rows.iloc[:0])
             colour = seat_colour(seat, colours)
             suffix = f" · {t['variation']}" if kind == "branch" else ""
-            for axis, column in (("y", "projected"), ("y2", "coins")):
+            for axis, column in (("y", "projected"), ("y2", metric.key)):
                 data.append({
                     "type": "scatter", "x": mine["x"].tolist(), "y": mine[column].tolist(), "mode": "lines",
                     "xaxis": "x" if axis == "y" else "x2", "yaxis": axis, "name": name + suffix,
@@ -168,7 +171,7 @@ def progress_spec(main: pd.DataFrame, branch: pd.DataFrame | None = None, *, nam
     shapes, notes = _marker(current, t["now"])
     titles = [{"text": f"<b>{t[key]}</b>", "xref": "paper", "yref": "paper", "x": 0, "y": y, "xanchor": "left",
                "yanchor": "bottom", "showarrow": False, "font": {"size": 12, "color": INK}}
-              for key, y in (("score", 1.0), ("coins", 0.44))]
+              for key, y in (("score", 1.0), ("metric", 0.44))]
     layout = _layout(
         height,
         xaxis=_axis(anchor="y", domain=[0, 1], showticklabels=False),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...engine.protocol import GameInfo, register_game
+from ...engine.protocol import GameInfo, Metric, register_game
 from . import explain, render  # noqa: F401  (imported to plug into the state's capabilities, state.py)
 from .catalog import Card, Catalog, default_catalog, load_catalog
 from .setup import check_invariants, from_dict, new_game, standard_decks, standard_start_contracts
@@ -33,6 +33,8 @@ register_game(
             "board": "speicherstadt_lab.ui.packet_row_board:PacketRowBoard",
         },
         rollout="greedy",
+        metrics=(Metric("money", "Money", "Geld"), Metric("buildings", "Building points", "Gebäudepunkte"),
+                 Metric("cards", "Cards", "Karten"), Metric("goods", "Goods held", "Waren im Besitz")),
     )
 )
 

@@ -6,6 +6,5 @@ from typing import Any
 
 
 def seat_metrics(state: Any, seat: int) -> dict[str, int]:
-    """Money left (the tie-break; in the ``coins`` column the tables share with Die Speicherstadt) and cards
-    taken."""
-    return {"coins": state.money[seat], "cards_bought": len(state.player(seat).cards)}
+    """Money left (the tie-break) and cards taken."""
+    return {"money": state.money[seat], "cards_taken": len(state.player(seat).cards)}

@@ -120,15 +120,15 @@ class PacketRowRecords:
         return state_from_dict(d)
 
     def seat_row(self, state: GameState, seat: int) -> dict[str, Any]:
-        """name, coins (money), track (points of buildings held: Packet Row has no score track), cards
-        (hand and ships), goods (units on goods cards in hand)."""
+        """name, money, buildings (points of buildings held), cards (hand and ships), goods (units on goods
+        cards in hand): the metrics the game declares."""
         cat = state.cat  # type: ignore[attr-defined]
         p = state.player(seat)  # type: ignore[attr-defined]
         hand = [cat.by_id[c] for c in p.hand]
         return {
             "name": p.name,
-            "coins": p.money,
-            "track": sum(c.vp for c in hand if c.kind == "building"),
+            "money": p.money,
+            "buildings": sum(c.vp for c in hand if c.kind == "building"),
             "cards": len(p.hand) + len(p.ships),
             "goods": sum(c.amount for c in hand if c.kind == "goods"),
         }

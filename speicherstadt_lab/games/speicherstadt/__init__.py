@@ -1,6 +1,6 @@
 """Die Speicherstadt (Stefan Feld, 2010): rules, card catalogue and set-up."""
 
-from ...engine.protocol import GameInfo, Variant, register_game
+from ...engine.protocol import GameInfo, Metric, Variant, register_game
 from . import explain, kaispeicher, render  # noqa: F401  (imported to plug into the rules' hook points, state.py)
 from .catalog import Card, Catalog, default_catalog, load_catalog
 from .setup import check_invariants, from_dict, game_cards, new_game, standard_deck
@@ -34,6 +34,8 @@ register_game(
         variants=(Variant("speicherstadt", "Die Speicherstadt"),
                   Variant("kaispeicher", "Die Speicherstadt + Kaispeicher", {"expansion": "kaispeicher"})),
         rollout="greedy",
+        metrics=(Metric("coins", "Coins", "Münzen"), Metric("track", "Counting office", "Kontor"),
+                 Metric("cards", "Cards", "Karten"), Metric("goods", "Goods held", "Waren im Besitz")),
     )
 )
 

@@ -121,9 +121,10 @@ class ChartsPanel:
         current = charts.position_x(node.ply, st.round, st.is_over, x)
         main = self._trajectory(main_end)
         branch = self._trajectory(line_end) if fork is not None else None
-        colours = get_game(st.game).seat_colours
+        info = get_game(st.game)
+        colours = info.seat_colours
         progress = charts.progress_spec(main, branch, names=names, x=x, current=current, fork=fork, lang=lang,
-                                        colours=colours)
+                                        colours=colours, metric=info.metrics[0] if info.metrics else None)
 
         def table(items: list[tuple[Node, pd.DataFrame | None]]) -> pd.DataFrame:
             return charts.win_table((n.ply, charts.position_x(n.ply, n.state.round, n.state.is_over, "round"), df)
