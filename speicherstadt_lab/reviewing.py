@@ -31,7 +31,7 @@ from tqdm.auto import tqdm
 
 from .analysis import compare_actions, evaluate, rollout_seeds
 from .bots.mcts import playout, policy_of
-from .engine.protocol import GameState, load_state, new_game
+from .engine.protocol import GameState, get_game, load_state, new_game
 from .engine.rng import Rng, derive_seed
 from .records import GameRecord, Node, _support
 
@@ -204,7 +204,7 @@ def review(record: GameRecord, rollouts: int = DEFAULT_ROLLOUTS, bot: Any = None
         rows.append(_decision_row(nd, ann))
     luck_rows = []
     for (rnd, _k, j), res in zip(supplies, results[len(decisions):], strict=True):
-        ann = {"round": rnd, "revealed": _revealed(path[j].state), **res}
+        ann = {"round": rnd, "revealed": _chance(record.game).revealed(path[j].state), **res}
         path[j].annotations[LUCK_KEY] = ann
         luck_rows.extend(_luck_rows(ann, path[j].ply))
     record.root.annotations[REVIEW_KEY] = settings
@@ -227,15 +227,34 @@ def _setup_kwargs(record: GameRecord) -> dict[str, Any]:
     return {k: v for k, v in record.setup.items() if k not in hidden}
 
 
+class _NoChanceSteps:
+    """For a game that declares no "chance" capability: a round's chance step is complete at once and
+    reveals nothing by name."""
+
+    @staticmethod
+    def settling(state: GameState) -> bool:
+        return False
+
+    @staticmethod
+    def revealed(state: GameState) -> list[str]:
+        return []
+
+
+def _chance(game: str) -> Any:
+    return get_game(game).capability("chance") or _NoChanceSteps
+
+
 def _supplies(path: list[Node]) -> list[tuple[int, int, int]]:
     """(round, k, j) per round reached on ``path``: ``path[k]`` is the first node in that round (its action
-    started the supply; 0 for round 1), ``path[j]`` the first one with the supply complete (no fire pending)."""
+    started the round's chance step; 0 for round 1), ``path[j]`` the first one with it complete (the game's
+    ``settling`` says when it is not, e.g. a fire still to be decided)."""
     out: list[tuple[int, int, int]] = []
     k = 0
     rnd = path[0].state.round
+    settling = _chance(path[0].state.game).settling
     while k < len(path):
         j = k
-        while j < len(path) and path[j].state.phase == "fire" and path[j].state.round == rnd:
+        while j < len(path) and settling(path[j].state) and path[j].state.round == rnd:
             j += 1
         if j < len(path) and path[j].state.round == rnd and not path[j].state.is_over:
             out.append((rnd, k, j))
@@ -244,16 +263,6 @@ def _supplies(path: list[Node]) -> list[tuple[int, int, int]]:
             break
         k, rnd = nxt, path[nxt].state.round
     return out
-
-
-def _revealed(state: GameState) -> list[str]:
-    """The cards a supply put on the board (water spaces, then the top row), by id, in ``state`` right after it."""
-    d = state.to_dict()
-    cards = [c for c in d.get("offer", []) if c is not None]
-    kai = d.get("kai")
-    if isinstance(kai, dict):
-        cards += [c for c in kai.get("top", []) if c is not None]
-    return cards
 
 
 # ---- jobs (run here or in worker processes) -------------------------------------------------------

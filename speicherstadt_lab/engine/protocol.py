@@ -79,6 +79,7 @@ CAPABILITIES = {
     "heuristic": "a class Heuristic(state) with values(state, actions) for the GreedyBot",
     "board": "the board widget class (an anywidget GameBoard subclass) that draws the game",
     "metrics": "seat_metrics(state, seat) -> {name: number}: per-seat figures of a finished game for simulate",
+    "chance": "an object with settling(state) and revealed(state): the chance steps the review measures luck at",
 }
 
 

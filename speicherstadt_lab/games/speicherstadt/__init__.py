@@ -28,6 +28,7 @@ register_game(
             "records": f"{__name__}.records:SpeicherstadtRecords",
             "conformance": f"{__name__}.conformance:conformance_adapter",
             "metrics": f"{__name__}.metrics:seat_metrics",
+            "chance": f"{__name__}.chance:SupplyChance",
             "heuristic": "speicherstadt_lab.bots.greedy:SpeicherstadtHeuristic",
             "board": "speicherstadt_lab.ui.board:Board",
         },
