@@ -225,30 +225,33 @@ def _who(by: Any) -> str:
 
 
 def _name(state: Any, seat: int, lang: str) -> str:
-    namer = getattr(state, "seat_name", None)
-    return namer(seat, lang) if namer else f"seat {seat}"
+    return str(state.seat_name(seat, lang))
 
 
 def _scores_table(state: Any, lang: str) -> pd.DataFrame:
-    """Seat, name, score, points by category, coins and rank of a position (final if the game is over)."""
-    ranks = state.ranks() if hasattr(state, "ranks") else None
+    """Seat, name, score, points by category, the game's first declared figure (Die Speicherstadt: coins,
+    Packet Row: money) and rank of a position (final if the game is over)."""
+    from .engine.protocol import get_game, ranks
+    from .records import _support
+
+    metric = next(iter(get_game(state.game).metrics), None)
+    support = _support(state.game)
+    seat_ranks = ranks(state)
     rows = []
     for seat in range(state.n_players):
         row: dict[str, Any] = {"seat": seat, "name": _name(state, seat, lang), "score": state.score(seat)}
         row.update(state.score_breakdown(seat))
-        row["coins"] = state.coins[seat]
-        if ranks is not None:
-            row["rank"] = ranks[seat]
+        if metric is not None:
+            row[metric.key] = support.seat_row(state, seat)[metric.key]
+        row["rank"] = seat_ranks[seat]
         rows.append(row)
-    df = pd.DataFrame(rows)
-    sort = ["rank", "seat"] if ranks is not None else ["seat"]
-    df = df.sort_values(sort, kind="stable")
+    df = pd.DataFrame(rows).sort_values(["rank", "seat"], kind="stable")
     if lang == "de":
-        df = df.rename(columns=_DE_HEADERS)
+        df = df.rename(columns={**_DE_HEADERS, **({metric.key: metric.de} if metric is not None else {})})
     return df
 
 
-_DE_HEADERS = {"seat": "Platz", "name": "Name", "score": "Punkte", "coins": "Münzen", "rank": "Rang"}
+_DE_HEADERS = {"seat": "Platz", "name": "Name", "score": "Punkte", "rank": "Rang"}
 
 
 if __name__ == "__main__":

@@ -57,3 +57,13 @@ def test_bots_play_it_and_simulate_tables_it() -> None:
                   game="toy_race", rotate=True)
     assert len(df) == 12 and df.groupby("game")["win_share"].sum().eq(1.0).all()
     assert {"score", "pts_points", "rank", "decisions"} <= set(df.columns) and "coins" not in df.columns
+
+
+@pytest.mark.parametrize(("game", "options"), [("speicherstadt", {}), ("speicherstadt", {"expansion": "kaispeicher"}),
+                                               ("packet_row", {}), ("toy_race", {})])
+def test_every_game_implements_the_declared_protocol(game: str, options: dict) -> None:
+    from speicherstadt_lab.engine.protocol import GameState
+
+    state = sl.new_game(game, players=3, seed=1, **options)
+    assert isinstance(state, GameState)
+    assert state.phase in get_game(game).phases and state.seat_name(0, "de")

@@ -19,32 +19,83 @@ from .events import Event
 
 @runtime_checkable
 class GameState(Protocol):
-    """What bots, records, analysis and views rely on, for every game."""
+    """The protocol every game's state implements: all that records, bots, analysis, simulation, review, the
+    harness and the app call on a state of any game. A state is immutable from the outside.
 
-    game: str
-    phase: str
-    round: int
+    Optional members a game may add (the lab checks for them and does without): ``ranks()`` (its own
+    tie-break; else winners first, then by score: :func:`ranks`), ``explain_action(action, lang)`` and
+    ``explain(error, lang)`` (plain-language texts), ``_repr_html_()``. Everything else a part of the lab
+    needs from one game comes through that game's :class:`GameInfo` (capabilities, metrics, variants).
+    """
+
+    game: str  # the registered name (GameInfo.name)
+    phase: str  # one of the game's GameInfo.phases
+    round: int  # 1-based
     n_players: int
-    events: tuple[Event, ...]
-    last_action: str | None
+    events: tuple[Event, ...]  # what the last transition did (rendered by describe)
+    last_action: str | None  # notation of the action that led here (None at the start)
 
     @property
-    def to_move(self) -> int | None: ...
+    def to_move(self) -> int | None:
+        """The seat to decide, None when the game is over."""
+        ...
+
     @property
     def is_over(self) -> bool: ...
-    def legal_actions(self) -> list[Action]: ...
-    def apply(self, action: Action | str) -> GameState: ...
-    def parse_action(self, text: str) -> Action: ...
-    def score(self, seat: int) -> int: ...
-    def score_breakdown(self, seat: int) -> dict[str, int]: ...
-    def winners(self) -> list[int]: ...
-    def view(self, seat: int | None) -> dict[str, Any]: ...
-    def determinize(self, seed: int) -> GameState: ...
-    def observe(self, seat: int | None) -> GameState: ...
-    def fingerprint(self) -> int: ...
-    def to_dict(self) -> dict[str, Any]: ...
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action, in a stable order (≥ 2 at a decision: steps without a choice are automatic)."""
+        ...
+
+    def apply(self, action: Action | str) -> GameState:
+        """The next state; raises IllegalAction naming the rule and leaves this state unchanged."""
+        ...
+
+    def parse_action(self, text: str) -> Action:
+        """Notation text to an Action (canonical: ``str(parse_action(t))`` round-trips); IllegalAction if not."""
+        ...
+
+    def score(self, seat: int) -> int:
+        """Points if the game ended now (final once it is over)."""
+        ...
+
+    def score_breakdown(self, seat: int) -> dict[str, int]:
+        """``score`` by category (the values add up to it)."""
+        ...
+
+    def winners(self) -> list[int]:
+        """The seats that win (after the game's tie-break); several share a win."""
+        ...
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """JSON-ready: what ``seat`` may see (None: a spectator); no hidden order in it."""
+        ...
+
+    def determinize(self, seed: int) -> GameState:
+        """Same public facts, the hidden information resampled (reproducible for a seed)."""
+        ...
+
+    def observe(self, seat: int | None) -> GameState:
+        """The position as ``seat`` knows it (hidden parts canonical): what a bot gets."""
+        ...
+
+    def fingerprint(self) -> int:
+        """A stable 32-bit digest of the public position (equal across determinizations and processes)."""
+        ...
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready data that ``load_state`` turns back into an equal state."""
+        ...
+
     def to_json(self) -> str: ...
-    def describe(self, event: Event, lang: str = "en") -> str: ...
+
+    def describe(self, event: Event, lang: str = "en") -> str:
+        """An event in plain language ("en" or "de")."""
+        ...
+
+    def seat_name(self, seat: int, lang: str = "en") -> str:
+        """The seat's name in ``lang`` (a colour, a player's name)."""
+        ...
 
 
 @dataclass(frozen=True)

@@ -98,7 +98,7 @@ class SeatView:
         ids = state.nt.ids
         self.seat = seat
         self.name = state.seat_name(seat)
-        self.money = self.coins = s.money
+        self.money = s.money
         self.hand = tuple(ids[c] for c in s.hand)
         self.ships = tuple(ids[c] for c in s.ships)
         self.cards = self.hand + self.ships
@@ -269,8 +269,6 @@ class State(JsonState):
     @property
     def money(self) -> tuple[int, ...]:
         return tuple(s.money for s in self.seats)
-
-    coins = money
 
     def supply(self, board: str) -> dict[str, Any]:
         """A board's open cards: ``current`` and ``future`` slots (card id or None), the deck size."""
