@@ -54,7 +54,7 @@ def has(state: State, seat: Seat, kind: str) -> int:
 
 def drop(state: State, seat_i: int, card: int, ev: list[Event]) -> None:
     """A used one-shot card leaves the seat for the discard pile."""
-    seat = state._seat(seat_i)
+    seat = state.own_seat(seat_i)
     cards = list(seat.cards)
     cards.remove(card)
     seat.cards = tuple(cards)
@@ -117,7 +117,7 @@ def supply(state: State, ev: list[Event]) -> bool:
         ev.append(_ev(Event, ("last_round", {})))
     state.phase = "demand"
     state.to_move = None
-    state._legal = None
+    state.set_legal(None)
     return True
 
 
@@ -134,20 +134,10 @@ def resolve_fire(state: State, ci: int, context: str, ev: list[Event]) -> None:
     """Score a fire, then queue the Fire Chief's and the Insurance's owners (in that order)."""
     card = state.cat.cards[ci]
     n = state.n_players
-    sums = [firemen_total(state, s) for s in state.seats]
-    state.discard = (*state.discard, ci)
-    hi, lo = max(sums), min(sums)
-    if hi == lo:
-        ev.append(_ev(Event, ("fire_tie", {"card": card.id, "strength": card.strength, "total": hi})))
+    scored = state.resolve_fire(ci, ev, [firemen_total(state, s) for s in state.seats])
+    if scored is None:
         return
-    plus = [i for i, v in enumerate(sums) if v == hi]
-    minus = [i for i, v in enumerate(sums) if v == lo]
-    for i in plus:
-        state._seat(i).track += card.strength
-    for i in minus:
-        state._seat(i).track -= card.strength
-    ev.append(_ev(Event, ("fire", {"card": card.id, "strength": card.strength, "seats_plus": plus,
-                                   "seats_minus": minus, "sums": sums})))
+    plus, minus = scored
     order = [(state.first + k) % n for k in range(n)]
     queue: list[tuple[str, int]] = []
     for i in order:
@@ -156,7 +146,7 @@ def resolve_fire(state: State, ci: int, context: str, ev: list[Event]) -> None:
             if chief < 0:
                 continue
             if context == "end" and card.season == "E":  # online notes: played automatically at the 4th fire
-                state._seat(i).track += card.strength
+                state.own_seat(i).track += card.strength
                 ev.append(_ev(Event, ("fire_chief", {"seat": i, "points": card.strength})))
                 drop(state, i, chief, ev)
             else:
@@ -170,7 +160,7 @@ def resolve_fire(state: State, ci: int, context: str, ev: list[Event]) -> None:
         state.kai = state.kai._replace(fire=(ci, context, tuple(queue)))
         state.phase = "fire"
         state.to_move = queue[0][1]
-        state._legal = None
+        state.set_legal(None)
 
 
 def fire_actions(state: State) -> tuple[Action, ...]:
@@ -183,16 +173,16 @@ def _next_fire_decision(state: State) -> None:
     queue = queue[1:]
     state.kai = state.kai._replace(fire=(ci, context, queue) if queue else ())
     state.to_move = queue[0][1] if queue else None
-    state._legal = None
+    state.set_legal(None)
 
 
 def r_double(state: State, a: Action, ev: list[Event]) -> None:
     ci, _context, queue = state.kai.fire
     kind, seat_i = queue[0]
     if kind != "double":
-        raise state._illegal("fire_decision", a, verb="double")
+        raise state.refuse("fire_decision", a, verb="double")
     strength = state.cat.cards[ci].strength
-    state._seat(seat_i).track += strength
+    state.own_seat(seat_i).track += strength
     ev.append(_ev(Event, ("fire_chief", {"seat": seat_i, "points": strength})))
     drop(state, seat_i, has(state, state.seats[seat_i], "fire_chief"), ev)
     _next_fire_decision(state)
@@ -202,9 +192,9 @@ def r_insure(state: State, a: Action, ev: list[Event]) -> None:
     ci, _context, queue = state.kai.fire
     kind, seat_i = queue[0]
     if kind != "insure":
-        raise state._illegal("fire_decision", a, verb="insure")
+        raise state.refuse("fire_decision", a, verb="insure")
     cost = state.cat.cards[has(state, state.seats[seat_i], "insurance")].cost
-    seat = state._seat(seat_i)
+    seat = state.own_seat(seat_i)
     seat.coins -= cost
     seat.track += state.cat.cards[ci].strength
     ev.append(_ev(Event, ("insured", {"seat": seat_i, "coins": cost, "points": state.cat.cards[ci].strength})))
@@ -263,12 +253,12 @@ def demand_step(state: State, ev: list[Event]) -> bool:
         state.kai = kai._replace(turn=i)
         legal = demand_actions(state)
         if len(legal) >= 2:
-            state._legal = legal
+            state.set_legal(legal)
             return True
         # Only one thing to do: a grey-worker turn with nowhere to go (stop), or one space left.
         if legal[0].kind != "stop":  # a grey worker's "stop" tells its own story
             ev.append(_ev(Event, ("forced", {"seat": i, "action": legal[0].text})))
-        state._legal = None
+        state.set_legal(None)
         _RULES_DEMAND[legal[0].kind](state, legal[0], ev)
         return demand_step(state, ev)
     end_demand(state, ev)
@@ -283,7 +273,7 @@ def _worker(state: State, i: int, ev: list[Event]) -> int:
         left[i] -= 1
         state.kai = kai._replace(left=tuple(left))
         return i
-    seat = state._seat(i)
+    seat = state.own_seat(i)
     seat.grey -= 1
     if seat.grey == 0:
         card = has(state, seat, "warehouse_workers")
@@ -295,17 +285,17 @@ def _worker(state: State, i: int, ev: list[Event]) -> int:
 def _after_turn(state: State, i: int) -> None:
     state.kai = state.kai._replace(turn=(i + 1) % state.n_players)
     state.to_move = None
-    state._legal = None
+    state.set_legal(None)
 
 
 def r_place(state: State, a: Action, ev: list[Event]) -> None:
     space = a.args[0]
     k = len(state.offer_idx)
     if not 0 <= space < k:
-        raise state._illegal("demand_space", a, space=space, last=k - 1)
+        raise state.refuse("demand_space", a, space=space, last=k - 1)
     cap = state.notation.spaces
     if len(state.columns[space]) >= cap:
-        raise state._illegal("demand_full", a, space=space, spaces=cap)
+        raise state.refuse("demand_full", a, space=space, spaces=cap)
     i = state.to_move
     w = _worker(state, i, ev)
     col = state.columns[space] = (*state.columns[space], w)
@@ -318,10 +308,10 @@ def r_place(state: State, a: Action, ev: list[Event]) -> None:
 def r_reserve(state: State, a: Action, ev: list[Event]) -> None:
     kai = state.kai
     if kai is None:
-        raise state._illegal("not_available", a, verb="reserve")
+        raise state.refuse("not_available", a, verb="reserve")
     s = a.args[0]
     if not 0 <= s < len(kai.top) or kai.top[s] < 0:
-        raise state._illegal("reserve_space", a, space=s)
+        raise state.refuse("reserve_space", a, space=s)
     i = state.to_move
     w = _worker(state, i, ev)
     kai = state.kai
@@ -337,14 +327,14 @@ def r_reserve(state: State, a: Action, ev: list[Event]) -> None:
 def r_break(state: State, a: Action, ev: list[Event]) -> None:
     kai = state.kai
     if kai is None:
-        raise state._illegal("not_available", a, verb="break")
+        raise state.refuse("not_available", a, verb="break")
     i = state.to_move
     seat = state.seats[i]
     if seat.breaks <= 0:
-        raise state._illegal("no_break", a)
+        raise state.refuse("no_break", a)
     if kai.left[i] <= 0 or not any(kai.left[j] > 0 for j in range(state.n_players) if j != i):
-        raise state._illegal("break_late", a)
-    seat = state._seat(i)
+        raise state.refuse("break_late", a)
+    seat = state.own_seat(i)
     seat.breaks -= 1
     ev.append(_ev(Event, ("break", {"seat": i, "left": seat.breaks})))
     if seat.breaks == 0:
@@ -357,10 +347,10 @@ def r_break(state: State, a: Action, ev: list[Event]) -> None:
 def r_stop(state: State, a: Action, ev: list[Event]) -> None:
     kai = state.kai
     if kai is None:
-        raise state._illegal("not_available", a, verb="stop")
+        raise state.refuse("not_available", a, verb="stop")
     i = state.to_move
     if kai.left[i] > 0:
-        raise state._illegal("stop_early", a)
+        raise state.refuse("stop_early", a)
     state.kai = kai._replace(stopped=kai.stopped | 1 << i)
     ev.append(_ev(Event, ("grey_stop", {"seat": i})))
     _after_turn(state, i)
@@ -383,7 +373,7 @@ def end_demand(state: State, ev: list[Event]) -> None:
     state.kai = kai._replace(top=(-1,) * len(kai.top), top_cargo=((),) * len(kai.top), spy_turn=0, rpos=0)
     state.phase = "spy"
     state.to_move = None
-    state._legal = None
+    state.set_legal(None)
 
 
 def _plus(t: tuple[int, ...], g: int) -> tuple[int, ...]:
@@ -414,13 +404,13 @@ def spy_step(state: State) -> bool:
             owners = {owner(w) for col in state.columns for w in col}
             if i in owners and owners - {i}:
                 state.to_move = i
-                state._legal = spy_actions(state)
+                state.set_legal(spy_actions(state))
                 return True
         state.kai = state.kai._replace(spy_turn=state.kai.spy_turn + 1)
     state.phase = "purchase"
     state.space = 0
     state.to_move = None
-    state._legal = None
+    state.set_legal(None)
     return False
 
 
@@ -431,7 +421,7 @@ def r_spy(state: State, a: Action, ev: list[Event]) -> None:
     ok = (0 <= s1 < len(cols) and 0 <= s2 < len(cols) and 0 <= l1 < len(cols[s1]) and 0 <= l2 < len(cols[s2])
           and owner(cols[s1][l1]) == i and owner(cols[s2][l2]) != i)
     if not ok:
-        raise state._illegal("spy_swap", a)
+        raise state.refuse("spy_swap", a)
     w1, w2 = cols[s1][l1], cols[s2][l2]
     c1 = list(cols[s1])
     c1[l1] = w2
@@ -499,18 +489,18 @@ def r_reserved_buy(state: State, a: Action, ev: list[Event]) -> None:
     i = owner(w)
     price = len(kai.reserved) - kai.rpos
     free = a.args == ("free",)
-    seat = state._seat(i)
+    seat = state.own_seat(i)
     if free:
         fm = has(state, seat, "fish_market")
         if fm < 0:
-            raise state._illegal("no_fish_market", a)
+            raise state.refuse("no_fish_market", a)
         drop(state, i, fm, ev)
         price = 0
     elif seat.coins < price:
-        raise state._illegal("purchase_price", a, price=price, seat=i, coins=seat.coins)
+        raise state.refuse("purchase_price", a, price=price, seat=i, coins=seat.coins)
     seat.coins -= price
     ev.append(_ev(Event, ("buy", {"seat": i, "card": state.cat.cards[ci].id, "price": price})))
-    state._gain(i, ci, cargo, ev)
+    state.gain_card(i, ci, cargo, ev)
     state.bought |= 1 << i
     state.kai = kai._replace(rpos=kai.rpos + 1)
     state.to_move = None
@@ -531,7 +521,7 @@ def gain(state: State, i: int, ci: int, ev: list[Event]) -> bool:
     """Effects of the expansion's cards when bought; False if the card leaves at once (one-use on buy)."""
     card = state.cat.cards[ci]
     kind = card.kind
-    seat = state._seat(i)
+    seat = state.own_seat(i)
     if kind == "savings_bank":
         seat.coins += card.coins
         ev.append(_ev(Event, ("savings_bank", {"seat": i, "coins": card.coins})))
@@ -540,12 +530,12 @@ def gain(state: State, i: int, ci: int, ev: list[Event]) -> bool:
         paid = []
         for j in range(state.n_players):
             if j != i and state.seats[j].coins >= card.coins:
-                state._seat(j).coins -= card.coins
+                state.own_seat(j).coins -= card.coins
                 seat.coins += card.coins
                 paid.append(j)
             elif j != i and state.seats[j].coins > 0:  # "Wer keine Münze besitzt, muss auch nichts abgeben."
                 seat.coins += state.seats[j].coins
-                state._seat(j).coins = 0
+                state.own_seat(j).coins = 0
                 paid.append(j)
         ev.append(_ev(Event, ("thief", {"seat": i, "seats": paid})))
         return False
@@ -628,32 +618,32 @@ def restrict_pending(state: State, actions: tuple[Action, ...]) -> tuple[Action,
 
 def r_deliver(state: State, a: Action, ev: list[Event]) -> None:
     name = a.args[0]
-    i, seat = state._loading_seat()
+    i, seat = state.turn_seat()
     g = state.notation.order[name]
     if state.kai is None or not seat.delivers[g]:
-        raise state._illegal("no_delivery", a, good=name)
-    state._take_from_dock(a, [name])
+        raise state.refuse("no_delivery", a, good=name)
+    state.take_from_dock(a, [name])
     state.stock = _plus(state.stock, g)
     seat.delivered += seat.delivers[g]
     building = next(state.cat.cards[c].id for c in seat.cards
                     if state.cat.cards[c].kind == "delivery" and state.cat.cards[c].good == name)
     ev.append(_ev(Event, ("deliver", {"seat": i, "good": name, "card": building, "points": seat.delivers[g]})))
-    state._loaded(name)
+    state.cube_loaded(name)
 
 
 def r_auction(state: State, a: Action, ev: list[Event]) -> None:
     name = a.args[0]
-    i, seat = state._loading_seat()
+    i, seat = state.turn_seat()
     card = has(state, seat, "auction_hall") if state.kai is not None else -1
     if card < 0:
-        raise state._illegal("no_card", a, card="auction_hall")
+        raise state.refuse("no_card", a, card="auction_hall")
     g = state.notation.order[name]
     if not state.stock[g]:
-        raise state._illegal("convert_stock", a, good=name)
+        raise state.refuse("convert_stock", a, good=name)
     if state.kai.pending >= 0:
-        raise state._illegal("pending", a, good=state.goods[state.kai.pending])
+        raise state.refuse("pending", a, good=state.goods[state.kai.pending])
     if not _has_use(state, seat, g):
-        raise state._illegal("no_use", a, good=name)
+        raise state.refuse("no_use", a, good=name)
     state.stock = (*state.stock[:g], state.stock[g] - 1, *state.stock[g + 1:])
     state.dock = tuple(sorted((*state.dock, g)))
     state.kai = state.kai._replace(pending=g)
@@ -663,21 +653,21 @@ def r_auction(state: State, a: Action, ev: list[Event]) -> None:
 
 def r_smuggle(state: State, a: Action, ev: list[Event]) -> None:
     j, k, name = a.args
-    i, seat = state._loading_seat()
+    i, seat = state.turn_seat()
     card = has(state, seat, "smuggler") if state.kai is not None else -1
     if card < 0:
-        raise state._illegal("no_card", a, card="smuggler")
+        raise state.refuse("no_card", a, card="smuggler")
     if state.kai.pending >= 0:
-        raise state._illegal("pending", a, good=state.goods[state.kai.pending])
+        raise state.refuse("pending", a, good=state.goods[state.kai.pending])
     g = state.notation.order[name]
     if j == i or not 0 <= j < state.n_players or k >= len(state.seats[j].contracts):
-        raise state._illegal("smuggle_target", a, target=j, k=k)
+        raise state.refuse("smuggle_target", a, target=j, k=k)
     ci, placed = state.seats[j].contracts[k]
     if g not in placed or len(placed) >= len(state.cat.cards[ci].goods):
-        raise state._illegal("smuggle_target", a, target=j, k=k)
+        raise state.refuse("smuggle_target", a, target=j, k=k)
     if not _has_use(state, seat, g):
-        raise state._illegal("no_use", a, good=name)
-    victim = state._seat(j)
+        raise state.refuse("no_use", a, good=name)
+    victim = state.own_seat(j)
     rest = list(placed)
     rest.remove(g)
     cs = list(victim.contracts)
@@ -691,19 +681,19 @@ def r_smuggle(state: State, a: Action, ev: list[Event]) -> None:
 
 def r_truck(state: State, a: Action, ev: list[Event]) -> None:
     name, k1, k2 = a.args
-    i, seat = state._loading_seat()
+    i, seat = state.turn_seat()
     if state.kai is None:
-        raise state._illegal("not_available", a, verb="truck")
+        raise state.refuse("not_available", a, verb="truck")
     card = has(state, seat, "truck")
     if card < 0 and state.kai.truck <= 0:
-        raise state._illegal("no_card", a, card="truck")
+        raise state.refuse("no_card", a, card="truck")
     g = state.notation.order[name]
     n = len(seat.contracts)
     if not (k1 < n and k2 < n and k1 != k2) or g not in seat.contracts[k1][1]:
-        raise state._illegal("truck_move", a, good=name)
+        raise state.refuse("truck_move", a, good=name)
     c2, placed2 = seat.contracts[k2]
     if state.notation.needs[c2][g] <= placed2.count(g):
-        raise state._illegal("contract_good", a, k=k2, card=state.cat.cards[c2].id, good=name)
+        raise state.refuse("contract_good", a, k=k2, card=state.cat.cards[c2].id, good=name)
     cs = list(seat.contracts)
     c1, placed1 = cs[k1]
     rest = list(placed1)

@@ -932,7 +932,7 @@ class State(JsonState):
                     self._finish(ev)
                 return
             while self.pile:
-                self._resolve_fire(self.pile[0], ev)
+                self.resolve_fire(self.pile[0], ev)
                 self.pile = self.pile[1:]
             self._finish(ev)
             return
@@ -967,7 +967,7 @@ class State(JsonState):
             pos += 1
             card = cards[ci]
             if card.kind == "fire":
-                self._resolve_fire(ci, ev)
+                self.resolve_fire(ci, ev)
                 continue
             offer.append(ci)
             if card.kind == "ship":
@@ -989,14 +989,19 @@ class State(JsonState):
             ev.append(_ev(Event, ("last_round", {})))
         self.phase = "demand"
 
-    def _resolve_fire(self, ci: int, ev: list[Event]) -> None:
+    def resolve_fire(self, ci: int, ev: list[Event], sums: list[int] | None = None,
+                     ) -> tuple[list[int], list[int]] | None:
+        """Score fire card ``ci`` (the one fire rule of the game, the expansion's too): the seats with the most
+        firemen (``sums``, default each seat's own) gain its strength, those with the fewest lose it; the
+        card is discarded. Returns (gainers, losers), or None for a tie (nobody gains or loses)."""
         card = self.cat.cards[ci]
-        sums = [s.firemen for s in self.seats]
+        if sums is None:
+            sums = [s.firemen for s in self.seats]
         hi, lo = max(sums), min(sums)
         self.discard = (*self.discard, ci)
         if hi == lo:
             ev.append(_ev(Event, ("fire_tie", {"card": card.id, "strength": card.strength, "total": hi})))
-            return
+            return None
         plus = [i for i, v in enumerate(sums) if v == hi]
         minus = [i for i, v in enumerate(sums) if v == lo]
         for i in plus:
@@ -1005,6 +1010,7 @@ class State(JsonState):
             self._seat(i).track -= card.strength
         ev.append(_ev(Event, ("fire", {"card": card.id, "strength": card.strength, "seats_plus": plus,
                                  "seats_minus": minus, "sums": sums})))
+        return plus, minus
 
     def _finish(self, ev: list[Event]) -> None:
         self.phase = "over"
@@ -1204,6 +1210,20 @@ class State(JsonState):
     @property
     def cat_gidx(self) -> dict[str, int]:
         return self.notation.order
+
+    # -- the expansion's door -------------------------------------------------------------------
+    # What kaispeicher.py calls on the base state, and nothing private: aliases of the helpers the base
+    # rules use themselves (class attributes, so the expansion pays no extra call), plus resolve_fire.
+    own_seat = _seat  # the seat's data, owned by this state (cloned on first write)
+    refuse = _illegal  # an IllegalAction naming the rule, with this game's names
+    turn_seat = _loading_seat  # (seat index, its data) of the seat whose loading turn it is
+    gain_card = _gain  # a bought card joins a seat with its effect
+    take_from_dock = _take_from_dock  # remove named cubes from the dock or refuse naming the missing one
+    cube_loaded = _loaded  # a cube went onto a card: a waiting Auction Hall or Smuggler cube is loaded
+
+    def set_legal(self, legal: tuple[Action, ...] | None) -> None:
+        """The legal actions of this position now (None: computed on demand)."""
+        self._legal = legal
 
 
 _RULES: dict[str, dict[str, Any]] = {
