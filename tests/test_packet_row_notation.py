@@ -136,3 +136,30 @@ def test_the_notation_page_documents_every_verb() -> None:
     for verb in ("choose BOARD", "take BOARD N", "take BOARD future N", "decline", "pass", "cash N", "done",
                  "fulfil"):
         assert f"`{verb}" in section, verb
+
+
+def test_fulfil_parts_come_from_the_engine_and_rebuild_the_notation() -> None:
+    """Views ask the notation for a fulfilment's parts (they never take the text apart); the parts spell the
+    canonical text again."""
+    from speicherstadt_lab.bots import make_bot
+
+    seen = 0
+    for seed in range(6):
+        state = sl.new_game("packet_row", players=3, seed=seed)
+        bot = make_bot("greedy", seed=seed)
+        while not state.is_over:
+            for a in state.legal_actions():
+                if a.kind != "fulfil":
+                    continue
+                p = state.nt.fulfil_parts(a)
+                words = [*p["contracts"]]
+                for sh in p["ships"]:
+                    words += ["ship", sh["dest"], *(["captain", sh["captain"]] if sh["captain"] else [])]
+                words.append("goods")
+                for u in p["goods"]:
+                    words += [u["card"], *(["merchant", u["merchant"]] if u["merchant"] else [])]
+                assert "fulfil " + " ".join(words) == str(a)
+                assert state.nt.fulfil_parts(str(a)) == p
+                seen += 1
+            state = state.apply(bot.choose(state.observe(state.to_move)))
+    assert seen > 20

@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from ..engine.actions import Action
 from ..engine.i18n import LANGS, load_messages, messages
 from ..games.speicherstadt import kaispeicher as kai_rules
 from ..games.speicherstadt.explain import explain_action
@@ -108,7 +109,7 @@ def _contract_slots(card: Any, placed: Sequence[str]) -> list[dict[str, Any]]:
 
 
 def _seat_area(state: Any, i: int, lang: str, token: dict[str, Any], winners: list[int],
-               legal: Sequence[str] = ()) -> dict[str, Any]:
+               acts: Sequence[Action] = ()) -> dict[str, Any]:
     p = state.player(i)
     cat = state.cat
     kai = state.kai is not None
@@ -149,14 +150,14 @@ def _seat_area(state: Any, i: int, lang: str, token: dict[str, Any], winners: li
     }
     if kai:
         out["firemen"] = kai_rules.firemen_total(state, state.seats[i])  # the Fire Engine's double counts
-        out["kai"] = _seat_kai(state, i, lang, legal if state.to_move == i else ())
+        out["kai"] = _seat_kai(state, i, lang, acts if state.to_move == i else ())
     return out
 
 
-def _seat_kai(state: Any, i: int, lang: str, legal: Sequence[str]) -> dict[str, Any]:
+def _seat_kai(state: Any, i: int, lang: str, acts: Sequence[Action]) -> dict[str, Any]:
     """A seat's expansion holdings: break cards and grey workers left, delivery points, special cards."""
     seat = state.seats[i]
-    verbs = {t.split()[0] if t != "buy free" else "buy free" for t in legal}
+    verbs = {"buy free" if a.kind == "buy" and a.args == ("free",) else a.kind for a in acts}
     specials = []
     for cid in state.player(i).cards:
         card = state.cat.card(cid)
@@ -278,7 +279,9 @@ def board_model(state: Any, lang: str = "en", seat: int | None = None, log: Iter
     cat = state.cat
     mover = state.to_move
     can_act = mover is not None and (seat is None or seat == mover)
-    legal = [str(a) for a in state.legal_actions()] if can_act else []
+    # The model works on the engine's Actions (kind and args): it never takes notation text apart.
+    acts = state.legal_actions() if can_act else []
+    legal = [str(a) for a in acts]
     legal_set = set(legal)
     tokens = seat_tokens(state, lang)
     winners = state.winners() if state.is_over else []
@@ -331,21 +334,20 @@ def board_model(state: Any, lang: str = "en", seat: int | None = None, log: Iter
     dock = None
     if state.phase == "loading" and mover is not None:
         goods = list(state.dock_goods)
-        moves = {g: [t for t in legal if t.split()[0] in DOCK_VERBS and t.split()[1] == g]
-                 for g in dict.fromkeys(goods)}
+        moves = {g: [str(a) for a in acts if a.kind in DOCK_VERBS and a.args[0] == g] for g in dict.fromkeys(goods)}
         dock = {
             "seat": mover,
             "label": _t("ui", "dock", lang, state, seat=mover),
             "goods": goods,
             "moves": moves,
-            "convert": [t for t in legal if t.startswith("convert ")],
-            "hallsell": [t for t in legal if t.startswith("hallsell ")],
-            "take": [t for t in legal if t.startswith("take ")],
-            "take_labels": {t: _t("ui", "take_back", lang, state, good=t.split()[1])
-                            for t in legal if t.startswith("take ")},
+            "convert": [str(a) for a in acts if a.kind == "convert"],
+            "hallsell": [str(a) for a in acts if a.kind == "hallsell"],
+            "take": [str(a) for a in acts if a.kind == "take"],
+            "take_labels": {str(a): _t("ui", "take_back", lang, state, good=a.args[0])
+                            for a in acts if a.kind == "take"},
         }
         if kai:
-            dock.update(_dock_kai(state, lang, mover, legal))
+            dock.update(_dock_kai(state, lang, mover, acts))
 
     history = [*log, state]
     model = {
@@ -367,7 +369,7 @@ def board_model(state: Any, lang: str = "en", seat: int | None = None, log: Iter
         "legal": legal,
         "explain": _explanations(state, legal, lang),
         "goods": _goods(state, lang),
-        "seats": [_seat_area(state, i, lang, tokens[i], winners, legal) for i in range(state.n_players)],
+        "seats": [_seat_area(state, i, lang, tokens[i], winners, acts) for i in range(state.n_players)],
         "spaces": spaces,
         "pile": pile,
         "discard": discard,
@@ -382,7 +384,7 @@ def board_model(state: Any, lang: str = "en", seat: int | None = None, log: Iter
         "labels": _labels(lang),
     }
     if kai:
-        model["kai"] = _kai_model(state, lang, legal, tokens)
+        model["kai"] = _kai_model(state, lang, acts, tokens)
     return model
 
 
@@ -416,12 +418,12 @@ def _phase_ids(state: Any) -> list[str]:
     return ids
 
 
-def _dock_kai(state: Any, lang: str, mover: int, legal: Sequence[str]) -> dict[str, Any]:
+def _dock_kai(state: Any, lang: str, mover: int, acts: Sequence[Action]) -> dict[str, Any]:
     """The expansion's part of the dock: deliveries, Auction Hall, Smuggler, Truck, the exchange rate."""
     kai = state.kai
     seat = state.seats[mover]
     k_convert = seat.k_convert or state.notation.k_convert
-    of = {v: [t for t in legal if t.split()[0] == v] for v in ("deliver", "auction", "smuggle", "truck")}
+    of = {v: [a for a in acts if a.kind == v] for v in ("deliver", "auction", "smuggle", "truck")}
     pending = state.goods[kai.pending] if kai.pending >= 0 else None
     truck_left = kai.truck if kai.truck > 0 else next(
         (state.cat.cards[c].moves for c in seat.cards if state.cat.cards[c].kind == "truck"), 0)
@@ -429,23 +431,23 @@ def _dock_kai(state: Any, lang: str, mover: int, legal: Sequence[str]) -> dict[s
         "k_convert": k_convert,
         "hint": _t("ui", "kai_dock_hint", lang, k=k_convert) if seat.k_convert else _t("ui", "dock_hint", lang),
         "convert_label": _t("ui", "kai_convert_to", lang, k=k_convert),
-        "deliver": of["deliver"],
-        "auction": [t.split()[1] for t in of["auction"]],
+        "deliver": [str(a) for a in of["deliver"]],
+        "auction": [a.args[0] for a in of["auction"]],
         "auction_label": _t("ui", "kai_auction", lang),
-        "smuggle": of["smuggle"],
+        "smuggle": [str(a) for a in of["smuggle"]],
         "smuggle_label": _t("ui", "kai_smuggle", lang),
-        "truck": of["truck"],
+        "truck": [str(a) for a in of["truck"]],
         "truck_label": _t("ui", "kai_truck", lang, n=truck_left),
         "pending": pending,
         "pending_label": _t("ui", "kai_pending", lang, state, good=pending) if pending else "",
     }
 
 
-def _kai_model(state: Any, lang: str, legal: Sequence[str], tokens: list[dict[str, Any]]) -> dict[str, Any]:
+def _kai_model(state: Any, lang: str, acts: Sequence[Action], tokens: list[dict[str, Any]]) -> dict[str, Any]:
     """Everything the view draws for the Kaispeicher expansion: the top row, the reserved column, and the
     decisions of the demand, spy and fire steps and of a reserved card's purchase."""
     kai = state.kai
-    legal_set = set(legal)
+    legal_set = {str(a) for a in acts}
     n_res = len(kai.reserved)
     top = []
     for s, ci in enumerate(kai.top):
@@ -491,9 +493,9 @@ def _kai_model(state: Any, lang: str, legal: Sequence[str], tokens: list[dict[st
     elif "break" in legal_set:
         hint = _t("ui", "kai_break_hint", lang)
     spy: dict[str, list[list[int]]] = {}
-    for t in legal:
-        if t.startswith("spy "):
-            s1, l1, s2, l2 = (int(x) for x in t.split()[1:])
+    for a in acts:
+        if a.kind == "spy":
+            s1, l1, s2, l2 = a.args
             spy.setdefault(f"{s1} {l1}", []).append([s2, l2])
     return {
         "top": top,

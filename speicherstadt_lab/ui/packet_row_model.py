@@ -15,6 +15,7 @@ import math
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from ..engine.actions import Action
 from ..engine.i18n import LANGS, load_messages, messages
 from ..games.packet_row.catalog import BOARDS
 from ..games.packet_row.render import SEAT_COLOURS
@@ -140,45 +141,15 @@ def viewer_of(state: Any, seat: int | None) -> int | None:
     return seat if seat is not None else state.to_move
 
 
-def parse_fulfil(text: str) -> dict[str, Any]:
-    """The parts of a canonical ``fulfil`` text: contracts, ships ``{dest, captain}``, goods ``{card, merchant}``."""
-    words = text.split()[1:]
-    i = 0
-    contracts: list[str] = []
-    while i < len(words) and words[i] != "ship":
-        contracts.append(words[i])
-        i += 1
-    ships: list[dict[str, Any]] = []
-    while i < len(words) and words[i] == "ship":
-        ship: dict[str, Any] = {"dest": words[i + 1], "captain": None}
-        i += 2
-        if i < len(words) and words[i] == "captain":
-            ship["captain"] = words[i + 1]
-            i += 2
-        ships.append(ship)
-    i += 1  # "goods"
-    goods: list[dict[str, Any]] = []
-    while i < len(words):
-        use: dict[str, Any] = {"card": words[i], "merchant": None}
-        i += 1
-        if i < len(words) and words[i] == "merchant":
-            use["merchant"] = words[i + 1]
-            i += 2
-        goods.append(use)
-    return {"contracts": contracts, "ships": ships, "goods": goods}
-
-
 def _code(dest: str | None) -> str:
     return DEST_CODES.get(dest or "", (dest or "").upper())
 
 
-def _fulfil_options(state: Any, legal: Sequence[str], lang: str) -> list[dict[str, Any]]:
+def _fulfil_options(state: Any, acts: Sequence[Action], lang: str) -> list[dict[str, Any]]:
     cat = state.cat
     out = []
-    for text in legal:
-        if not text.startswith("fulfil "):
-            continue
-        parts = parse_fulfil(text)
+    for text in (str(a) for a in acts if a.kind == "fulfil"):
+        parts = state.nt.fulfil_parts(text)
         pays = sum(cat.card(c).pays for c in parts["contracts"])
         contracts = []
         for cid in parts["contracts"]:
@@ -250,21 +221,21 @@ def _boards(state: Any, view: dict[str, Any], lang: str, legal: set[str]) -> lis
 
 
 def _seats(state: Any, view: dict[str, Any], lang: str, viewer: int | None, tokens: list[dict[str, Any]],
-           legal: Sequence[str]) -> list[dict[str, Any]]:
+           acts: Sequence[Action]) -> list[dict[str, Any]]:
     revealed = view["phase"] in ("final", "over")
     winners = state.winners() if state.is_over else []
     ranks = state.ranks() if state.is_over else None
     fulfil_cards: set[str] = set()
-    for text in legal:
-        if text.startswith("fulfil "):
-            p = parse_fulfil(text)
+    for a in acts:
+        if a.kind == "fulfil":
+            p = state.nt.fulfil_parts(a)
             fulfil_cards.update(p["contracts"])
             fulfil_cards.update(u["card"] for u in p["goods"])
             if any(sh["captain"] for sh in p["ships"]):
                 fulfil_cards.add("captain")
             if any(u["merchant"] for u in p["goods"]):
                 fulfil_cards.add("merchant")
-    cashable = {int(t.split()[1]) for t in legal if t.startswith("cash ")}
+    cashable = {a.args[0] for a in acts if a.kind == "cash"}
     out = []
     for i, s in enumerate(view["seats"]):
         shown = i == viewer or revealed
@@ -302,7 +273,7 @@ def _seats(state: Any, view: dict[str, Any], lang: str, viewer: int | None, toke
     return out
 
 
-def _prompt(state: Any, view: dict[str, Any], lang: str, viewer: int | None, legal: set[str]) -> str:
+def _prompt(state: Any, view: dict[str, Any], lang: str, viewer: int | None, acts: Sequence[Action]) -> str:
     if state.is_over:
         return _t("pru_prompt", "over", lang, state, seats=state.winners())
     mover = view["to_move"]
@@ -318,7 +289,7 @@ def _prompt(state: Any, view: dict[str, Any], lang: str, viewer: int | None, leg
         return _t("pru_prompt", "final", lang, state, seat=mover)
     if mover != view["harbour_master"]:
         return _t("pru_prompt", "decide", lang, state, seat=mover, board=board)
-    if any(a.startswith("choose ") for a in legal):
+    if any(a.kind == "choose" for a in acts):
         return _t("pru_prompt", "hm_choose", lang, state, seat=mover, board=board)
     others_took = all(s["pawn"] is not None for k, s in enumerate(view["seats"]) if k != mover)
     return _t("pru_prompt", "hm_all_took" if others_took else "hm_last", lang, state, seat=mover, board=board)
@@ -358,7 +329,9 @@ def board_model(state: Any, lang: str = "en", seat: int | None = None, log: Iter
     view = state.view(viewer)
     mover = view["to_move"]
     can_act = mover is not None and viewer == mover
-    legal = [str(a) for a in state.legal_actions()] if can_act else []
+    # The model works on the engine's Actions (kind and args): it never takes notation text apart.
+    acts = state.legal_actions() if can_act else []
+    legal = [str(a) for a in acts]
     legal_set = set(legal)
     tokens = seat_tokens(state, lang)
     buttons = []
@@ -366,8 +339,8 @@ def board_model(state: Any, lang: str = "en", seat: int | None = None, log: Iter
         if verb in legal_set:
             buttons.append({"kind": verb, "action": verb, "label": _ui(verb, lang),
                             "title": _ui(verb + "_title", lang)})
-    cash = [{"value": int(t.split()[1]), "action": t, "label": _ui("cash_button", lang, value=int(t.split()[1]))}
-            for t in legal if t.startswith("cash ")]
+    cash = [{"value": a.args[0], "action": str(a), "label": _ui("cash_button", lang, value=a.args[0])}
+            for a in acts if a.kind == "cash"]
     history = [*log, state]
     phases = ["choose", "decide", "final", "over"]
     return {
@@ -385,7 +358,7 @@ def board_model(state: Any, lang: str = "en", seat: int | None = None, log: Iter
         "viewer_fixed": seat is not None,
         "harbour_master": view["harbour_master"],
         "can_act": can_act,
-        "prompt": _prompt(state, view, lang, viewer, legal_set),
+        "prompt": _prompt(state, view, lang, viewer, acts),
         "legal": legal,
         "boards": _boards(state, view, lang, legal_set),
         "chosen": view["chosen"],
@@ -393,10 +366,10 @@ def board_model(state: Any, lang: str = "en", seat: int | None = None, log: Iter
         "short": view["short"],
         "short_label": _ui("short_boards", lang, have=len(view["short"]),
                            need=state.notation.end_boards[state.n_players]),
-        "seats": _seats(state, view, lang, viewer, tokens, legal),
+        "seats": _seats(state, view, lang, viewer, tokens, acts),
         "buttons": buttons,
         "cash": cash,
-        "fulfil": _fulfil_options(state, legal, lang),
+        "fulfil": _fulfil_options(state, acts, lang),
         "ranking": _ranking(state, lang) if state.is_over else None,
         "last_action": view["last_action"],
         "log": _log(history, lang),

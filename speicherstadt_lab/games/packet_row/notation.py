@@ -111,6 +111,19 @@ class Notation:
             self.fulfil_of[a.text] = option
         return a
 
+    def fulfil_parts(self, action: Action | str) -> dict[str, Any]:
+        """A fulfilment's parts by id, from the engine's own parse (so views never take notation apart):
+        ``contracts``, ``ships`` (``{dest, captain}``, captain None when the ship sails where it is bound)
+        and ``goods`` (``{card, merchant}``, merchant None when the good is not changed)."""
+        a = self.parse(action)
+        option = self.fulfil_of.get(a.text) or self._parse_fulfil([str(x) for x in a.args], a.text)
+        contracts, ships, uses = option
+        return {
+            "contracts": [self.ids[c] for c in contracts],
+            "ships": [{"dest": self.dests[f], "captain": self.dests[t] if t != f else None} for f, t in ships],
+            "goods": [{"card": self.ids[t], "merchant": self.goods[g] if g >= 0 else None} for t, g in uses],
+        }
+
     # -- parsing ----------------------------------------------------------------------------------
 
     def parse(self, text: str | Action) -> Action:
