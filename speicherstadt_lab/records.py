@@ -698,3 +698,12 @@ def record_game(state: GameState, bots: Sequence[Any], max_steps: int = 10_000,
 
 
 __all__ = ["RECORD_FORMAT", "GameRecord", "Node", "RecordSupport", "record_game", "register_record_support"]
+
+
+def __getattr__(name: str) -> Any:
+    """Old import path: ``SpeicherstadtRecords`` moved into its game's package (games/speicherstadt/records.py)."""
+    if name == "SpeicherstadtRecords":
+        from .games.speicherstadt.records import SpeicherstadtRecords
+
+        return SpeicherstadtRecords
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

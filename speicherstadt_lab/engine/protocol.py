@@ -24,7 +24,8 @@ class GameState(Protocol):
 
     Optional members a game may add (the lab checks for them and does without): ``ranks()`` (its own
     tie-break; else winners first, then by score: :func:`ranks`), ``explain_action(action, lang)`` and
-    ``explain(error, lang)`` (plain-language texts), ``_repr_html_()``. Everything else a part of the lab
+    ``explain(error, lang)`` (plain-language texts), ``_repr_html_()``, ``rounds_left`` (about how many rounds
+    follow: the app's progress while bots play on). Everything else a part of the lab
     needs from one game comes through that game's :class:`GameInfo` (capabilities, metrics, variants).
     """
 
@@ -131,6 +132,7 @@ CAPABILITIES = {
     "board": "the board widget class (an anywidget GameBoard subclass) that draws the game",
     "metrics": "seat_metrics(state, seat) -> {name: number}: per-seat figures of a finished game for simulate",
     "chance": "an object with settling(state) and revealed(state): the chance steps the review measures luck at",
+    "card_kinds": "card_kinds(state, lang) -> [{kind_name, name, text}]: what each kind of card does (rules panel)",
 }
 
 

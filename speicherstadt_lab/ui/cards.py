@@ -70,3 +70,15 @@ def card_info(state: Any, card_id: str, lang: str = "en") -> dict[str, Any]:
         "good": card.good,
         "goods": list(card.goods),
     }
+
+
+def card_kinds(state: Any, lang: str = "en") -> list[dict[str, Any]]:
+    """One card of each kind that has a text, in catalogue order: what the rules panel lists (the "card_kinds"
+    capability of Die Speicherstadt)."""
+    seen: dict[str, dict[str, Any]] = {}
+    for card in state.cat.cards:
+        if card.kind not in seen:
+            info = card_info(state, card.id, lang)
+            if info["text"]:
+                seen[card.kind] = info
+    return list(seen.values())

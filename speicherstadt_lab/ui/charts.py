@@ -10,7 +10,9 @@ is overlaid dashed from the node where it leaves the main line.
 
 from __future__ import annotations
 
+import tomllib
 from collections.abc import Iterable, Sequence
+from importlib import resources
 from typing import Any
 
 import pandas as pd
@@ -24,14 +26,14 @@ Spec = dict[str, Any]
 X_MODES = ("ply", "round")
 FONT = "Segoe UI, Helvetica Neue, Arial, Liberation Sans, sans-serif"
 INK, MUTED, BRICK, GRID = "#2b2118", "#6f5d4b", "#8e3b2a", "#eadbbd"
-TEXTS: dict[str, dict[str, str]] = {
-    "en": {"score": "Projected score", "win": "Win probability", "ply": "ply", "round": "round",
-           "variation": "variation", "variation_key": "variation (dashed)", "now": "now",
-           "no_win": "Press “Win chances” to compute", "band": "95% interval"},
-    "de": {"score": "Voraussichtliche Punkte", "win": "Siegchance", "ply": "Zug",
-           "round": "Runde", "variation": "Variante", "variation_key": "Variante (gestrichelt)", "now": "jetzt",
-           "no_win": "„Siegchancen“ drücken, um sie zu berechnen", "band": "95%-Intervall"},
-}
+def _texts(section: str) -> dict[str, dict[str, str]]:
+    """``[section.KEY]`` tables of ``data/messages/charts.toml`` as ``{lang: {key: text}}``."""
+    ref = resources.files("speicherstadt_lab.data").joinpath("messages", "charts.toml")
+    table = tomllib.loads(ref.read_text(encoding="utf-8"))[section]
+    return {lang: {k: v[lang] for k, v in table.items()} for lang in ("en", "de")}
+
+
+TEXTS: dict[str, dict[str, str]] = _texts("charts")  # axis titles, legend keys, notes
 WIN_COLUMNS = ["ply", "round", "seat", "win_prob", "win_lo", "win_hi"]
 
 
@@ -204,10 +206,7 @@ def win_table(entries: Iterable[tuple[int, float, pd.DataFrame]]) -> pd.DataFram
 
 
 REVIEW_COLOURS = {"inaccuracy": "#e69f00", "mistake": "#c0392b"}
-REVIEW_TEXTS = {
-    "en": {"inaccuracy": "inaccuracy", "mistake": "mistake", "best": "better", "loss": "loses"},
-    "de": {"inaccuracy": "Ungenauigkeit", "mistake": "Fehler", "best": "besser", "loss": "verliert"},
-}
+REVIEW_TEXTS: dict[str, dict[str, str]] = _texts("charts_review")  # the review marks' labels
 MARK_COLUMNS = ["ply", "x", "seat", "action", "best_action", "win_prob", "win_loss", "score_loss", "flag"]
 
 

@@ -453,6 +453,11 @@ class State(JsonState):
         return len(self.pile)
 
     @property
+    def rounds_left(self) -> int:
+        """About how many rounds follow this one (public: the pile's size over the water spaces filled a round)."""
+        return max(1, len(self.pile) // max(1, len(self.offer)))
+
+    @property
     def bag_size(self) -> int:
         return len(self.bag)
 

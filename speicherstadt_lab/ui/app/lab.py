@@ -445,8 +445,7 @@ class LabApp(Navigation, SeatsPanel, Labels, JobRunner, ChartsPanel, ReviewPanel
         lang = self.lang_code
         played = 0
         start = self.node.state
-        last_round = start.round + max(1, start.pile_size // max(1, len(start.offer))) \
-            if hasattr(start, "pile_size") else start.round + 1
+        last_round = start.round + getattr(start, "rounds_left", 1)  # an optional protocol member
         while not job.cancel.is_set():
             node = self.node
             st = node.state

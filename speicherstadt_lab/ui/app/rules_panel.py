@@ -7,7 +7,7 @@ import tomllib
 from importlib import resources
 from typing import Any
 
-from ..model import card_info
+from ...engine.protocol import get_game
 
 
 class RulesPanel:
@@ -21,16 +21,11 @@ class RulesPanel:
         st = self.record.initial
         phases = "".join(f"<li>{p[lang]}</li>" for p in data["phase"])
         cards = ""
-        if getattr(st, "game", "") == "speicherstadt":
-            seen: dict[str, str] = {}
-            for card in st.cat.cards:
-                if card.kind in seen:
-                    continue
-                info = card_info(st, card.id, lang)
-                if info["text"]:
-                    seen[card.kind] = (f"<li><b>{html.escape(info['kind_name'])}</b> ({html.escape(info['name'])}): "
-                                       f"{html.escape(info['text'])}</li>")
-            cards = (f"<h4>{html.escape(data['cards_title'][lang])}</h4><ul>{''.join(seen.values())}</ul>")
+        kinds = get_game(st.game).capability("card_kinds")  # what each kind of card does, if the game says
+        if kinds is not None:
+            items = "".join(f"<li><b>{html.escape(k['kind_name'])}</b> ({html.escape(k['name'])}): "
+                            f"{html.escape(k['text'])}</li>" for k in kinds(st, lang))
+            cards = f"<h4>{html.escape(data['cards_title'][lang])}</h4><ul>{items}</ul>"
         self.rules.children[0].value = (f'<div class="ssl-rules" style="font-size:13px">'
                                         f"<h4>{html.escape(data['phases_title'][lang])}</h4><ol>{phases}</ol>{cards}"
                                         "</div>")
