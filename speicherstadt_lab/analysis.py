@@ -23,8 +23,10 @@ from .bots.mcts import playout, policy_of
 from .engine.actions import Action
 from .engine.protocol import GameState, load_state
 from .engine.rng import Rng, derive_seed
+from .value.model import features_of, load_model
 
 MODES = ("fair", "oracle")
+METHODS = ("rollouts", "model", "hybrid")
 
 
 def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -47,25 +49,34 @@ def _start(state: GameState, public: GameState | None, det_seed: int) -> GameSta
 
 
 def _rollouts(state: GameState, actions: list[Action | None], rollouts: range, bot: Any, mode: str,
-              seed: int, viewer: int | None = None) -> list[list[tuple[list[int], list[float]]]]:
+              seed: int, viewer: int | None = None, horizon: int | None = None
+              ) -> list[list[tuple[list[float], list[float]]]]:
     """For each action (None: none), each rollout's (final scores, win shares per seat).
 
-    Fair mode samples what ``viewer`` cannot see (None: what nobody can see, e.g. the pile order).
+    Fair mode samples what ``viewer`` cannot see (None: what nobody can see, e.g. the pile order). With a
+    ``horizon`` (rounds), a rollout stops when that many more rounds have begun and the value model scores
+    the position it reached (its win probabilities as shares, its expected final scores).
     """
     policy = policy_of(_make(bot, seed))
     public = state.observe(viewer) if mode == "fair" else None
-    out: list[list[tuple[list[int], list[float]]]] = [[] for _ in actions]
+    model = load_model(state) if horizon is not None else None
+    until = None if horizon is None else state.round + horizon
+    out: list[list[tuple[list[float], list[float]]]] = [[] for _ in actions]
     for r in rollouts:
         det_seed, rng = rollout_seeds(seed, r)
         start = _start(state, public, det_seed)
         s0 = rng.next64()  # the policy stream of this rollout, restarted for every action
         for k, a in enumerate(actions):
             s = start if a is None else start.apply(a)
-            final = playout(s, policy, Rng(s0))
+            final = playout(s, policy, Rng(s0), until_round=until)
             n = final.n_players
+            if model is not None and not final.is_over:
+                x = features_of(final)[1]
+                out[k].append((model.scores(x).tolist(), model.win_probs(x).tolist()))
+                continue
             winners = final.winners()
             share = [1.0 / len(winners) if i in winners else 0.0 for i in range(n)]
-            out[k].append(([final.score(i) for i in range(n)], share))
+            out[k].append(([float(final.score(i)) for i in range(n)], share))
     return out
 
 
@@ -77,27 +88,28 @@ def _make(bot: Any, seed: int) -> Any:
     return bot
 
 
-def _job(args: tuple[str, list[str | None], int, int, Any, str, int, int | None]
-         ) -> list[list[tuple[list[int], list[float]]]]:
-    text, actions, start, stop, bot, mode, seed, viewer = args
+def _job(args: tuple[str, list[str | None], int, int, Any, str, int, int | None, int | None]
+         ) -> list[list[tuple[list[float], list[float]]]]:
+    text, actions, start, stop, bot, mode, seed, viewer, horizon = args
     state = load_state(text)
     acts = [None if a is None else state.parse_action(a) for a in actions]
-    return _rollouts(state, acts, range(start, stop), bot, mode, seed, viewer)
+    return _rollouts(state, acts, range(start, stop), bot, mode, seed, viewer, horizon)
 
 
 def _run(state: GameState, actions: list[Action | None], rollouts: int, bot: Any, mode: str, seed: int,
-         processes: int | None, viewer: int | None = None) -> list[list[tuple[list[int], list[float]]]]:
+         processes: int | None, viewer: int | None = None, horizon: int | None = None
+         ) -> list[list[tuple[list[float], list[float]]]]:
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
     if rollouts < 1:
         raise ValueError("rollouts must be at least 1")
     if not processes or processes <= 1:
-        return _rollouts(state, actions, range(rollouts), bot, mode, seed, viewer)
+        return _rollouts(state, actions, range(rollouts), bot, mode, seed, viewer, horizon)
     bounds = [rollouts * k // processes for k in range(processes + 1)]
     text = state.to_json()
     texts = [None if a is None else str(a) for a in actions]
-    jobs = [(text, texts, bounds[k], bounds[k + 1], bot, mode, seed, viewer) for k in range(processes)]
-    out: list[list[tuple[list[int], list[float]]]] = [[] for _ in actions]
+    jobs = [(text, texts, bounds[k], bounds[k + 1], bot, mode, seed, viewer, horizon) for k in range(processes)]
+    out: list[list[tuple[list[float], list[float]]]] = [[] for _ in actions]
     with ProcessPoolExecutor(processes) as pool:
         for part in pool.map(_job, jobs):  # in order: the same numbers as one process
             for k in range(len(actions)):
@@ -105,7 +117,7 @@ def _run(state: GameState, actions: list[Action | None], rollouts: int, bot: Any
     return out
 
 
-def _summary(results: list[tuple[list[int], list[float]]], seat: int) -> dict[str, float]:
+def _summary(results: list[tuple[list[float], list[float]]], seat: int) -> dict[str, float]:
     n = len(results)
     scores = [r[0][seat] for r in results]
     p = sum(r[1][seat] for r in results) / n
@@ -120,18 +132,31 @@ def _label(bot: Any) -> str:
 
 
 def evaluate(state: GameState, rollouts: int = 1000, bot: Any = None, mode: str = "fair", seed: int = 0,
-             processes: int | None = None) -> pd.DataFrame:
-    """Per seat: win probability (ties split) with a 95% Wilson interval, final score mean and std.
+             processes: int | None = None, method: str = "rollouts", horizon: int = 1) -> pd.DataFrame:
+    """Per seat: win probability (ties split) with a 95% interval, final score mean and std.
 
-    ``bot``: the rollout player for every seat: ``None`` (uniformly random, fastest), a bot spec such as
-    ``"greedy"``, a bot, or a policy ``(state, rng) -> action``. ``mode``: ``"fair"`` resamples the hidden
-    order per rollout from the public facts; ``"oracle"`` plays from the true state. ``processes`` > 1
-    spreads the rollouts over a process pool (same numbers as one process; ``bot`` must then be picklable).
+    ``method``: ``"rollouts"`` plays the position to the end ``rollouts`` times; ``"model"`` asks the learned
+    value model (``speicherstadt_lab.value``; a millisecond; the interval from its calibration on held-out
+    games); ``"hybrid"`` plays ``rollouts`` rollouts until ``horizon`` more rounds have begun and lets the
+    model score where they got. ``bot``: the rollout player for every seat: ``None`` (uniformly random,
+    fastest), a bot spec such as ``"greedy"``, a bot, or a policy ``(state, rng) -> action``. ``mode``:
+    ``"fair"`` resamples the hidden order per rollout from the public facts; ``"oracle"`` plays from the true
+    state. ``processes`` > 1 spreads the rollouts over a process pool (same numbers as one process).
     """
-    res = _run(state, [None], rollouts, bot, mode, seed, processes)[0]
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {METHODS}, not {method!r}")
+    if method == "model":
+        df = load_model(state).predict(state)
+        df.attrs.update({"mode": mode})
+        return df
+    res = _run(state, [None], rollouts, bot, mode, seed, processes,
+               horizon=horizon if method == "hybrid" else None)[0]
     rows = [{"seat": i, **_summary(res, i)} for i in range(state.n_players)]
     df = pd.DataFrame(rows).set_index("seat")
-    df.attrs.update({"rollouts": rollouts, "mode": mode, "seed": seed, "bot": _label(bot)})
+    if method == "hybrid":  # the spread of the final score beyond the leaves: the model's own
+        df["score_std"] = (df["score_std"] ** 2 + load_model(state).score_std ** 2) ** 0.5
+    df.attrs.update({"rollouts": rollouts, "mode": mode, "seed": seed, "bot": _label(bot), "method": method,
+                     **({"horizon": horizon} if method == "hybrid" else {})})
     return df
 
 

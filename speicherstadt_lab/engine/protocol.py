@@ -132,6 +132,7 @@ CAPABILITIES = {
     "board": "the board widget class (an anywidget GameBoard subclass) that draws the game",
     "metrics": "seat_metrics(state, seat) -> {name: number}: per-seat figures of a finished game for simulate",
     "chance": "an object with settling(state) and revealed(state): the chance steps the review measures luck at",
+    "features": "seat_features(state) -> (names, rows): per-seat numbers of a position for a learned value model",
     "card_kinds": "card_kinds(state, lang) -> [{kind_name, name, text}]: what each kind of card does (rules panel)",
 }
 

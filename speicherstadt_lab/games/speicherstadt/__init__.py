@@ -29,6 +29,7 @@ register_game(
             "conformance": f"{__name__}.conformance:conformance_adapter",
             "metrics": f"{__name__}.metrics:seat_metrics",
             "chance": f"{__name__}.chance:SupplyChance",
+            "features": f"{__name__}.features:seat_features",
             "card_kinds": "speicherstadt_lab.ui.cards:card_kinds",
             "heuristic": "speicherstadt_lab.bots.greedy:SpeicherstadtHeuristic",
             "board": "speicherstadt_lab.ui.board:Board",

@@ -1,0 +1,136 @@
+"""Calibration: how good are the lab's win chances, measured on held-out games against who really won.
+
+    .venv/bin/python benchmarks/calibration.py                          # 150 greedy self-play games, 3 players
+    .venv/bin/python benchmarks/calibration.py --games 40 --selfplay mcts:iterations=30
+    .venv/bin/python benchmarks/calibration.py --game speicherstadt --players 4 --expansion kaispeicher
+
+Held-out games use seeds derived from ``--seed`` with the label "calibration-benchmark": never the seeds
+the shipped models were trained or calibrated on ("train", "calibrate"). At the first decision of rounds
+3, 6 and 9 (``--rounds``) every method gives each seat's win probability; the Brier score (sum over seats of
+(p - won)², averaged over positions; lower is better) is printed per round and overall, with the time per
+position, beside two references measured in the same run: 1/n for everyone and "the leader now wins".
+Methods: ``evaluate`` with 400 random rollouts (the app's former default), 100 greedy rollouts, the value
+model alone, and the hybrid (``--hybrid`` greedy rollouts to the next round, scored by the model). A
+reliability table (predicted vs observed in bins) follows for the model and the hybrid.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+from tqdm import tqdm  # noqa: E402
+
+import speicherstadt_lab as sl  # noqa: E402
+from speicherstadt_lab.bots import make_bot  # noqa: E402
+from speicherstadt_lab.engine.rng import derive_seed  # noqa: E402
+
+METHODS: dict[str, dict[str, Any]] = {
+    "random rollouts (400)": {"method": "rollouts", "rollouts": 400, "bot": None},
+    "greedy rollouts (100)": {"method": "rollouts", "rollouts": 100, "bot": "greedy"},
+    "model": {"method": "model"},
+    "hybrid": {"method": "hybrid", "bot": "greedy", "horizon": 1},
+}
+
+
+def play_game(game: str, players: int, options: dict[str, Any], seed: int, index: int, selfplay: str,
+              rounds: tuple[int, ...], hybrid: int) -> list[dict[str, Any]]:
+    """One held-out game: the positions at the chosen rounds, every method's probabilities, who won."""
+    game_seed = derive_seed(seed, "calibration-benchmark", index)
+    bots = [make_bot(selfplay, seed=derive_seed(game_seed, "bot", i)) for i in range(players)]
+    state = sl.new_game(game, players=players, seed=game_seed, **options)
+    positions = {}
+    while not state.is_over:
+        if state.round in rounds and state.round not in positions:
+            positions[state.round] = state
+        state = state.apply(bots[state.to_move].choose(state.observe(state.to_move)))
+    winners = state.winners()
+    won = [1.0 / len(winners) if i in winners else 0.0 for i in range(players)]
+    rows = []
+    for rnd, pos in positions.items():
+        row: dict[str, Any] = {"game": index, "round": rnd, "won": won}
+        scores = [pos.score(i) for i in range(players)]
+        best = max(scores)
+        leaders = [i for i, s in enumerate(scores) if s == best]
+        row["1/n for all"] = ([1 / players] * players, 0.0)
+        row["leader now wins"] = ([1 / len(leaders) if i in leaders else 0.0 for i in range(players)], 0.0)
+        for name, kw in METHODS.items():
+            kw = dict(kw, **({"rollouts": hybrid} if kw["method"] == "hybrid" else {}))
+            t = time.perf_counter()
+            df = sl.evaluate(pos, seed=derive_seed(game_seed, "eval", rnd), **kw)
+            row[name] = (df["win_prob"].tolist(), time.perf_counter() - t)
+        rows.append(row)
+    return rows
+
+
+def brier(p: list[float], won: list[float]) -> float:
+    return float(sum((a - b) ** 2 for a, b in zip(p, won, strict=True)))
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--game", default="speicherstadt")
+    ap.add_argument("--expansion", default=None)
+    ap.add_argument("--players", type=int, default=3)
+    ap.add_argument("--games", type=int, default=150)
+    ap.add_argument("--selfplay", default="greedy", help="the bot of every seat in the held-out games")
+    ap.add_argument("--rounds", default="3,6,9")
+    ap.add_argument("--hybrid", type=int, default=8, help="greedy rollouts of the hybrid")
+    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--processes", type=int, default=2)
+    args = ap.parse_args(argv)
+    options = {"expansion": args.expansion} if args.expansion else {}
+    rounds = tuple(int(r) for r in args.rounds.split(","))
+    rows: list[dict[str, Any]] = []
+    wall = time.perf_counter()
+    with ProcessPoolExecutor(args.processes) as pool:
+        futures = [pool.submit(play_game, args.game, args.players, options, args.seed, g, args.selfplay, rounds,
+                               args.hybrid) for g in range(args.games)]
+        for fut in tqdm(futures, desc="held-out games", unit="game"):
+            rows.extend(fut.result())
+    names = ["1/n for all", "leader now wins", *METHODS]
+    table = {}
+    times = {}
+    for name in names:
+        per_round = {r: np.mean([brier(row[name][0], row["won"]) for row in rows if row["round"] == r])
+                     for r in rounds}
+        per_round["all"] = np.mean([brier(row[name][0], row["won"]) for row in rows])
+        table[name] = per_round
+        times[name] = 1000 * np.mean([row[name][1] for row in rows])
+    df = pd.DataFrame(table).T
+    df.columns = [f"round {c}" if c != "all" else "all" for c in df.columns]
+    df["ms/position"] = pd.Series(times)
+    title = f"{args.game}{'+' + args.expansion if args.expansion else ''}, {args.players} players"
+    print(f"Brier score of each seat's win probability (lower is better) on {args.games} held-out games of "
+          f"{args.selfplay} self-play, {title}; {len(rows)} positions; wall {time.perf_counter() - wall:.0f} s")
+    with pd.option_context("display.width", 200, "display.float_format", "{:.3f}".format):
+        print(df.to_string())
+    ref = df.loc["1/n for all", "all"]
+    print("ratio to 1/n (all rounds): " + ", ".join(f"{n} {df.loc[n, 'all'] / ref:.3f}" for n in names[2:]))
+    for name in ("model", "hybrid"):
+        p = np.array([x for row in rows for x in row[name][0]])
+        won = np.array([x for row in rows for x in row["won"]])
+        edges = np.linspace(0, 1, 6)
+        bins = np.clip(np.searchsorted(edges, p, side="right") - 1, 0, 4)
+        rel = pd.DataFrame({"bin": [f"{edges[b]:.1f}-{edges[b + 1]:.1f}" for b in range(5)],
+                            "predicted": [p[bins == b].mean() if (bins == b).any() else np.nan for b in range(5)],
+                            "observed": [won[bins == b].mean() if (bins == b).any() else np.nan for b in range(5)],
+                            "seats": [int((bins == b).sum()) for b in range(5)]})
+        print(f"\nreliability of the {name}:")
+        with pd.option_context("display.float_format", "{:.3f}".format):
+            print(rel.to_string(index=False))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,156 @@
+"""Training a value model from self-play (needs scikit-learn: ``pip install 'speicherstadt-lab[train]'``).
+
+    speicherstadt-lab train --game speicherstadt --players 3 --games 3000 --seed 1
+
+Games are self-play of the given bot (greedy by default) with seeds derived from ``--seed`` and the
+purpose ("train" or "calibrate"), so the held-out calibration games never share a seed with the training
+games (and benchmarks use other seeds again). Positions are taken at the first decision of every phase of
+every round; each seat's row is labelled with whether it won and its final score. scikit-learn fits a
+logistic regression (win) and a ridge regression (final score) on standardized features; the file keeps
+only numbers (JSON), the training set-up and the held-out Brier score.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from tqdm.auto import tqdm
+
+from ..bots import make_bot
+from ..engine.protocol import GameState, new_game
+from ..engine.rng import derive_seed
+from .model import MODEL_FORMAT, ValueModel, features_of, model_path
+
+CHUNK = 50
+
+
+def sample_positions(game: str, players: int, seed: int, games: range, bot: str = "greedy",
+                     options: dict[str, Any] | None = None) -> dict[str, list[Any]]:
+    """Self-play ``games`` (indices) and return the sampled positions' rows: features, won, score, game, round."""
+    out: dict[str, list[Any]] = {"x": [], "won": [], "score": [], "game": [], "round": []}
+    for g in games:
+        game_seed = derive_seed(seed, "game", g)
+        bots = [make_bot(bot, seed=derive_seed(seed, "game", g, "bot", i)) for i in range(players)]
+        state = new_game(game, players=players, seed=game_seed, **(options or {}))
+        taken: list[GameState] = []
+        key = None
+        while not state.is_over:
+            now = (state.round, state.phase)
+            if now != key:
+                taken.append(state)
+                key = now
+            state = state.apply(bots[state.to_move].choose(state.observe(state.to_move)))
+        winners = state.winners()
+        final = [float(state.score(i)) for i in range(players)]
+        for st in taken:
+            _names, x = features_of(st)
+            for i in range(players):
+                out["x"].append(x[i].tolist())
+                out["won"].append(1.0 / len(winners) if i in winners else 0.0)
+                out["score"].append(final[i])
+                out["game"].append(g)
+                out["round"].append(st.round)
+    return out
+
+
+def _chunks(n: int) -> Iterator[range]:
+    for start in range(0, n, CHUNK):
+        yield range(start, min(n, start + CHUNK))
+
+
+def collect(game: str, players: int, seed: int, games: int, bot: str = "greedy",
+            options: dict[str, Any] | None = None, processes: int | None = None,
+            progress: bool = True, desc: str = "self-play") -> dict[str, np.ndarray]:
+    """``sample_positions`` over ``games`` games, on a process pool (``processes``; 1: in this process)."""
+    parts: list[dict[str, list[Any]]] = []
+    chunks = list(_chunks(games))
+    bar = tqdm(total=games, desc=desc, unit="game", disable=not progress)
+    procs = processes if processes is not None else (os.cpu_count() or 1)
+    if procs <= 1:
+        for ch in chunks:
+            parts.append(sample_positions(game, players, seed, ch, bot, options))
+            bar.update(len(ch))
+    else:
+        with ProcessPoolExecutor(procs) as pool:
+            futures = [pool.submit(sample_positions, game, players, seed, ch, bot, options) for ch in chunks]
+            for ch, fut in zip(chunks, futures, strict=True):
+                parts.append(fut.result())
+                bar.update(len(ch))
+    bar.close()
+    return {k: np.asarray([v for p in parts for v in p[k]], dtype=float) for k in parts[0]}
+
+
+def brier(probs: np.ndarray, won: np.ndarray, players: int) -> float:
+    """Mean over positions of the sum over seats of (p - outcome)²; rows are seats, ``players`` per position."""
+    return float(((probs - won) ** 2).reshape(-1, players).sum(axis=1).mean())
+
+
+def train(game: str = "speicherstadt", players: int = 3, games: int = 3000, seed: int = 1, bot: str = "greedy",
+          expansion: str | None = None, calibrate_games: int | None = None, processes: int | None = None,
+          progress: bool = True, out: str | Path | None = None, catalog: str | None = None) -> ValueModel:
+    """Self-play, fit, calibrate on held-out games, write the JSON file (default: the package's model path)."""
+    try:
+        from sklearn import __version__ as sklearn_version
+        from sklearn.linear_model import LogisticRegression, Ridge
+        from sklearn.preprocessing import StandardScaler
+    except ImportError:  # an optional extra: say what to install
+        raise ImportError("training a value model needs scikit-learn: pip install 'speicherstadt-lab[train]'") from None
+    options: dict[str, Any] = {}
+    if expansion:
+        options["expansion"] = expansion
+    if catalog:
+        options["catalog"] = catalog
+    start = time.perf_counter()
+    data = collect(game, players, derive_seed(seed, "train"), games, bot, options, processes, progress, "train")
+    held = collect(game, players, derive_seed(seed, "calibrate"), calibrate_games or max(200, games // 5), bot,
+                   options, processes, progress, "calibrate")
+    scaler = StandardScaler().fit(data["x"])
+    scale = np.where(scaler.scale_ > 0, scaler.scale_, 1.0)
+    xs = (data["x"] - scaler.mean_) / scale
+    winner = (data["won"] > 0).astype(int)
+    logit = LogisticRegression(C=1.0, max_iter=2000).fit(xs, winner, sample_weight=np.where(winner, data["won"], 1))
+    ridge = Ridge(alpha=1.0).fit(xs, data["score"])
+    probe = new_game(game, players=players, seed=0, **options)
+    names, _ = features_of(probe)
+    model = ValueModel(
+        game=game, expansion=expansion, players=players, features=names, mean=scaler.mean_, scale=scale,
+        win_coef=logit.coef_[0], win_intercept=float(logit.intercept_[0]), score_coef=ridge.coef_,
+        score_intercept=float(ridge.intercept_), score_std=0.0, edges=np.linspace(0, 1, 11),
+        observed=np.zeros(10), count=np.zeros(10), catalog=getattr(getattr(probe, "cat", None), "digest", ""),
+        training={},
+    )
+    # calibration and spread on the held-out games
+    p = np.concatenate([model.win_probs(block) for block in held["x"].reshape(-1, players, len(names))])
+    edges = np.linspace(0, 1, 11)
+    bins = np.clip(np.searchsorted(edges, p, side="right") - 1, 0, 9)
+    won = held["won"]
+    count = np.bincount(bins, minlength=10).astype(float)
+    observed = np.divide(np.bincount(bins, weights=won, minlength=10), count, out=np.zeros(10), where=count > 0)
+    resid = held["score"] - model.scores(held["x"])
+    by_round = {int(r): round(brier(p[held["round"] == r], won[held["round"] == r], players), 4)
+                for r in sorted(set(held["round"].astype(int)))}
+    training = {
+        "bot": bot, "seed": seed, "games": games, "calibrate_games": calibrate_games or max(200, games // 5),
+        "positions": int(len(data["x"]) // players), "held_out_positions": int(len(held["x"]) // players),
+        "held_out_brier": round(brier(p, won, players), 4), "held_out_brier_by_round": by_round,
+        "uniform_brier": round(brier(np.full_like(p, 1 / players), won, players), 4),
+        "sklearn": sklearn_version, "seconds": round(time.perf_counter() - start, 1),
+        "sampling": "first decision of every phase of every round", "options": {k: v for k, v in options.items()
+                                                                               if k != "catalog"},
+    }
+    model = ValueModel(**{**model.__dict__, "score_std": float(resid.std()), "edges": edges, "observed": observed,
+                          "count": count, "training": training})
+    path = Path(out) if out is not None else model_path(game, players, expansion)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(model.to_dict(), indent=1) + "\n", encoding="utf-8")
+    return model
+
+
+__all__ = ["MODEL_FORMAT", "brier", "collect", "sample_positions", "train"]
