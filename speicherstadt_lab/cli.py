@@ -53,6 +53,19 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("record", type=Path, help="a game record (JSON)")
     r.add_argument("--lang", choices=["en", "de"], default="en", help="language of names and events (default en)")
     r.set_defaults(run=_cmd_replay)
+
+    t = sub.add_parser("train", help="train a value model from self-play (needs the [train] extra: scikit-learn)")
+    t.add_argument("--game", default="speicherstadt", help="the game (default speicherstadt)")
+    t.add_argument("--expansion", choices=["kaispeicher"], default=None, help="with an expansion")
+    t.add_argument("--players", type=int, default=3, help="player count (default 3)")
+    t.add_argument("--games", type=int, default=3000, help="self-play games to train on (default 3000)")
+    t.add_argument("--seed", type=int, default=1, help="seed of the self-play (default 1)")
+    t.add_argument("--bot", default="greedy", help="the self-play bot (default greedy)")
+    t.add_argument("--catalog", type=Path, default=None, help="a card catalogue file to train with")
+    t.add_argument("--processes", type=int, default=None, help="worker processes (default: all cores)")
+    t.add_argument("--out", type=Path, default=None, help="where to write the model (default: the package's)")
+    t.add_argument("--no-progress", action="store_true", help="no progress bars")
+    t.set_defaults(run=_cmd_train)
     return p
 
 
@@ -146,6 +159,29 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     if args.csv is not None:
         print()
         print(f"wrote {len(df)} rows to {args.csv}")
+    return 0
+
+
+def _cmd_train(args: argparse.Namespace) -> int:
+    from .engine.protocol import get_game
+    from .value.train import train
+
+    try:
+        info = get_game(args.game)
+    except ValueError as e:
+        raise UsageError(f"--game: {e}") from None
+    if args.expansion and args.expansion not in info.expansions:
+        raise UsageError(f"--expansion: {info.title} has no expansion {args.expansion!r}")
+    if args.games < 10:
+        raise UsageError(f"--games: at least 10, got {args.games}")
+    model = train(info.name, args.players, games=args.games, seed=args.seed, bot=args.bot, expansion=args.expansion,
+                  processes=args.processes, progress=not args.no_progress, out=args.out,
+                  catalog=str(args.catalog) if args.catalog else None)
+    tr = model.training
+    print(f"{info.title}{' + ' + args.expansion if args.expansion else ''}, {args.players} players: "
+          f"{tr['positions']} positions from {tr['games']} games of {tr['bot']} self-play in {tr['seconds']} s")
+    print(f"held-out Brier {tr['held_out_brier']} (1/n: {tr['uniform_brier']}) on {tr['held_out_positions']} "
+          f"positions; by round: {tr['held_out_brier_by_round']}")
     return 0
 
 

@@ -178,6 +178,9 @@ def load_model(state: GameState | None = None, *, path: str | Path | None = None
     if path is None:
         if state is None:
             raise ValueError("load_model: give a state or a path")
+        if get_game(state.game).capability("features") is None:
+            raise ValueError(f"game: {state.game!r} declares no features for a value model "
+                             "(no 'features' capability)")
         expansion = getattr(state, "expansion", None)
         path = model_path(state.game, state.n_players, expansion)
         if not path.is_file():

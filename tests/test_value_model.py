@@ -1,0 +1,103 @@
+"""The learned value model: read from plain JSON (errors name the field), fast answers in the shape of
+evaluate's, the catalogue warning, the hybrid, and training from self-play (small, in the test)."""
+
+from __future__ import annotations
+
+import json
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import speicherstadt_lab as sl
+from speicherstadt_lab.bots import make_bot
+from speicherstadt_lab.engine.errors import RecordError
+from speicherstadt_lab.value import ValueModel, load_model, model_path
+from speicherstadt_lab.value.train import train
+
+COLUMNS = ["win_prob", "win_lo", "win_hi", "score_mean", "score_std"]
+
+
+def midgame(players: int = 3, seed: int = 5, rounds: int = 6) -> sl.GameState:
+    s = sl.new_game(players=players, seed=seed)
+    bot = make_bot("greedy", seed=1)
+    while s.round < rounds:
+        s = s.apply(bot.choose(s.observe(s.to_move)))
+    return s
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_the_shipped_models_answer_like_evaluate(players: int) -> None:
+    state = midgame(players)
+    df = sl.evaluate(state, method="model")
+    assert list(df.columns) == COLUMNS and list(df.index) == list(range(players))
+    assert df["win_prob"].sum() == pytest.approx(1.0)
+    assert ((df["win_lo"] <= df["win_prob"]) & (df["win_prob"] <= df["win_hi"])).all()
+    assert (df["score_std"] > 0).all() and df.attrs["method"] == "model"
+    assert model_path("speicherstadt", players).is_file()
+
+
+def test_a_finished_game_is_certain() -> None:
+    s = sl.new_game(players=3, seed=2)
+    bot = make_bot("greedy", seed=3)
+    while not s.is_over:
+        s = s.apply(bot.choose(s.observe(s.to_move)))
+    df = load_model(s).predict(s)
+    winners = s.winners()
+    assert df["win_prob"].tolist() == [1 / len(winners) if i in winners else 0.0 for i in range(3)]
+    assert df["score_mean"].tolist() == [s.score(i) for i in range(3)]
+
+
+def test_the_model_is_plain_json_and_every_field_is_checked(tmp_path: Path) -> None:
+    path = model_path("speicherstadt", 3)
+    data = json.loads(path.read_text())
+    assert data["format"] == "speicherstadt-lab/value-model/1" and data["training"]["games"] > 0
+    again = ValueModel.from_dict(json.loads(json.dumps(load_model(path=path).to_dict())))
+    state = midgame()
+    assert np.allclose(again.predict(state)["win_prob"], load_model(state).predict(state)["win_prob"])
+    for field, value, named in [("win", {"coef": [1.0]}, "win.coef"), ("features", "score", "features"),
+                                ("mean", [float("nan")] * len(data["features"]), "mean"),
+                                ("format", "pickle", "format"), ("players", True, "players")]:
+        bad = dict(data, **{field: value})
+        with pytest.raises(RecordError, match=f"value model field '{named}"):
+            ValueModel.from_dict(bad)
+    broken = tmp_path / "broken.json"
+    broken.write_text("{not json")
+    with pytest.raises(RecordError, match="not valid JSON"):
+        load_model(path=broken)
+
+
+def test_another_catalogue_gets_a_warning(tmp_path: Path) -> None:
+    cat = tmp_path / "cards.json"
+    cat.write_text(json.dumps({"base": "default", "setup": {"coins": 6}}))
+    state = sl.new_game(players=3, seed=1, catalog=str(cat))
+    with pytest.warns(UserWarning, match="trained with the default cards"):
+        load_model(state)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        load_model(sl.new_game(players=3, seed=1))
+
+
+def test_hybrid_rollouts_stop_early_and_ask_the_model() -> None:
+    state = midgame()
+    df = sl.evaluate(state, method="hybrid", rollouts=6, bot="greedy", horizon=1, seed=4)
+    assert list(df.columns) == COLUMNS and df["win_prob"].sum() == pytest.approx(1.0)
+    assert df.attrs["horizon"] == 1 and (df["score_std"] >= load_model(state).score_std - 1e-9).all()
+    assert df.equals(sl.evaluate(state, method="hybrid", rollouts=6, bot="greedy", horizon=1, seed=4))
+    with pytest.raises(ValueError, match="method must be one of"):
+        sl.evaluate(state, method="oracle")
+
+
+def test_a_game_without_features_says_so() -> None:
+    with pytest.raises(ValueError, match="declares no features"):
+        sl.evaluate(sl.new_game("packet_row", players=3, seed=1), method="model")
+
+
+def test_training_writes_a_model_that_beats_chance_on_held_out_games(tmp_path: Path) -> None:
+    out = tmp_path / "m.json"
+    model = train("speicherstadt", 2, games=80, seed=9, calibrate_games=40, processes=1, progress=False, out=out)
+    tr = model.training
+    assert out.is_file() and tr["games"] == 80 and tr["positions"] > 80 * 10
+    assert tr["held_out_brier"] < tr["uniform_brier"]  # it learned something from 80 games
+    assert load_model(path=out).predict(midgame(2))["win_prob"].sum() == pytest.approx(1.0)
