@@ -30,6 +30,16 @@ def _load_all() -> None:
                 raise
 
 
+def _value(spec: str, text: str) -> Any:
+    """A spec parameter: a whole number, a decimal, or a word (``value=model``)."""
+    try:
+        return float(text) if "." in text else int(text)
+    except ValueError:
+        if text.isidentifier():
+            return text
+        raise ValueError(f"bot spec {spec!r}: {text!r} is not a number or a word") from None
+
+
 def make_bot(spec: str, seed: int = 0, **params: Any) -> Bot:
     """A bot from a short spec: ``"random"``, ``"greedy"``, ``"mcts"``, ``"mcts:iterations=200"``."""
     name, _, rest = spec.strip().lower().partition(":")
@@ -37,7 +47,7 @@ def make_bot(spec: str, seed: int = 0, **params: Any) -> Bot:
         key, eq, value = part.partition("=")
         if not eq:
             raise ValueError(f"bot spec {spec!r}: parameters are written key=value")
-        params.setdefault(key.strip(), float(value) if "." in value else int(value))
+        params.setdefault(key.strip(), _value(spec, value.strip()))
     if name not in _FACTORIES:
         _load_all()
     if name not in _FACTORIES:

@@ -87,6 +87,18 @@ def outcome(final: GameState, evaluator: Callable[[GameState], list[float]] | No
     return scores, [i for i, v in enumerate(scores) if v >= best - 1e-9]
 
 
+def soft_rewards(scores: list[float], shares: list[float], margin_weight: float = 0.25,
+                 margin_scale: float = 20.0) -> list[float]:
+    """``rewards`` with win probabilities (a value model's) in place of a decided winner."""
+    n = len(scores)
+    out = []
+    for i in range(n):
+        best_other = max(scores[j] for j in range(n) if j != i)
+        margin = math.tanh((scores[i] - best_other) / margin_scale)
+        out.append((1 - margin_weight) * shares[i] + margin_weight * 0.5 * (1 + margin))
+    return out
+
+
 def rewards(scores: list[float], winners: list[int], margin_weight: float = 0.25,
             margin_scale: float = 20.0) -> list[float]:
     """Per seat reward in [0, 1]: win share (ties split) blended with the score margin to the best rival.
@@ -127,7 +139,9 @@ class MCTSBot:
     (rounds) cuts rollouts short: the round in progress plus ``horizon - 1`` more are played, then the
     rollout bot's ``projected_scores(state)`` (or the plain ``score``) stands in for the final scores;
     ``"auto"`` means 1 when the rollout bot can project scores and to the end otherwise; 0 or None: to the
-    end. ``c`` is the UCB exploration constant for rewards in [0, 1].
+    end. ``value="model"`` scores a rollout cut short by ``horizon`` with the learned value model
+    (``speicherstadt_lab.value``: win probabilities and expected final scores) instead. ``c`` is the UCB
+    exploration constant for rewards in [0, 1].
     After ``choose``, ``last_stats`` holds the root statistics; ``explain(obs)`` returns them as a table.
     """
 
@@ -135,7 +149,10 @@ class MCTSBot:
 
     def __init__(self, seed: int = 0, iterations: int = 150, seconds: float | None = None, c: float = 0.7,
                  rollout: Any = "auto", horizon: int | str | None = "auto", margin_weight: float = 0.25,
-                 margin_scale: float = 20.0) -> None:
+                 margin_scale: float = 20.0, value: str | None = None) -> None:
+        if value not in (None, "model"):
+            raise ValueError(f"value must be None or 'model', not {value!r}")
+        self.value = value
         self.seed = seed
         self.iterations = int(iterations)
         self.seconds = None if seconds is None else float(seconds)
@@ -153,7 +170,7 @@ class MCTSBot:
     def params(self) -> dict[str, Any]:
         return {"bot": self.name, "seed": self.seed, "iterations": self.iterations, "seconds": self.seconds,
                 "c": self.c, "rollout": self.rollout if isinstance(self.rollout, str) else repr(self.rollout),
-                "horizon": self.horizon,
+                "horizon": self.horizon, **({"value": self.value} if self.value else {}),
                 "margin_weight": self.margin_weight, "margin_scale": self.margin_scale}
 
     def __repr__(self) -> str:
@@ -180,6 +197,12 @@ class MCTSBot:
         root = _Node(None)
         c = self.c
         policy, evaluator, horizon = self._setup(obs.game)
+        model = None
+        if self.value == "model":
+            from ..value.model import features_of, load_model  # the value package reads numpy; only when asked
+
+            model = load_model(obs)
+            horizon = horizon or 1
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         it = 0
         while True:
@@ -220,16 +243,21 @@ class MCTSBot:
                 path.append(node)
             until = None if horizon is None else obs.round + horizon
             final = playout(state, policy, rng, until)
-            scores, winners = outcome(final, evaluator)
-            rw = rewards(scores, winners, self.margin_weight, self.margin_scale)
+            if model is not None and not final.is_over:
+                x = features_of(final)[1]
+                scores, shares = model.scores(x).tolist(), model.win_probs(x).tolist()
+                rw = soft_rewards(scores, shares, self.margin_weight, self.margin_scale)
+            else:
+                scores, winners = outcome(final, evaluator)
+                rw = rewards(scores, winners, self.margin_weight, self.margin_scale)
+                shares = [1.0 / len(winners) if i in winners else 0.0 for i in range(len(scores))]
             root.visits += 1
             for node in path[1:]:
                 s = node.seat
                 node.visits += 1
                 node.reward += rw[s]
                 node.score += scores[s]
-                if s in winners:
-                    node.win += 1.0 / len(winners)
+                node.win += shares[s]
             it += 1
         return root
 
