@@ -447,3 +447,38 @@ def test_the_game_chooser_starts_kaispeicher_and_packet_row_games_with_their_boa
             app.new_game(game="chess")
     finally:
         app.close()
+
+
+# ---- live analysis -------------------------------------------------------------------------------------
+
+
+def test_live_analysis_follows_every_step_and_can_be_turned_off() -> None:
+    app = LabApp(players=3, seed=1, seats=HUMANS, threaded=False, chart_delay=0)
+    try:
+        assert 'data-ply="0"' in app.live_box.value and "%" in app.live_box.value
+        app.play(str(app.state.legal_actions()[0]))
+        assert 'data-ply="1"' in app.live_box.value
+        win, best = app.live_result()
+        assert win["win_prob"].sum() == pytest.approx(1.0) and len(best) == 3
+        assert best["win_prob"].is_monotonic_decreasing
+        assert set(best["action"]) <= {str(a) for a in app.state.legal_actions()}
+        assert all(a in app.live_box.value for a in best["action"])
+        app.live.value = False
+        assert app.live_box.value == ""
+        app.forward()
+        app.back()
+        assert app.live_box.value == ""
+        app.live.value = True
+        assert f'data-ply="{app.node.ply}"' in app.live_box.value
+        app.new_game(players=3, seed=2, game="packet_row", seats=HUMANS)
+        assert "No value model" in app.live_box.value  # Packet Row has no model yet: it says so
+    finally:
+        app.close()
+
+
+def test_the_win_chart_draws_from_the_model_before_any_rollouts(app: LabApp) -> None:
+    play_plies(app, 4)
+    app.flush_charts()
+    win = [tr for tr in app.chart.data if (tr.meta or {}).get("series") == "win_prob"]
+    assert win and all(len(tr.y) >= 1 for tr in win)
+    assert sum(tr.y[-1] for tr in win if (tr.meta or {}).get("line") == "main") == pytest.approx(1.0, abs=1e-6)

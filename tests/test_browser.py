@@ -282,5 +282,20 @@ def test_an_expansion_round_by_clicks(session: dict[str, Any]) -> None:
     assert page.locator(".ssl-board .ssl-kai-top").count() == 1
 
 
+def test_live_analysis_follows_the_board(session: dict[str, Any]) -> None:
+    """The live panel shows the win chances and the best moves of the position on the board, by itself, and
+    moves along when the board does (the app marks the ply it shows: data-ply)."""
+    page: Page = session["page"]
+    text = page.locator(".ssl-position").inner_text()
+    ply = int(text.split()[1])
+    page.wait_for_selector(f'.ssl-live[data-ply="{ply}"]', timeout=TIMEOUT)
+    live = page.locator(".ssl-live").inner_text()
+    assert "%" in live and "points" in live
+    page.click("button.ssl-navbtn >> text=‹")
+    wait_ply(page, ply - 1)
+    page.wait_for_selector(f'.ssl-live[data-ply="{ply - 1}"]', timeout=TIMEOUT)
+    assert 1 <= page.locator(".ssl-live-best li").count() <= 3  # the best three, or every move there is
+
+
 def test_the_page_logged_no_errors_from_our_code(session: dict[str, Any]) -> None:
     assert session["errors"] == []  # collected by the page's listeners over the whole module

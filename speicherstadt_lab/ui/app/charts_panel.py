@@ -108,14 +108,21 @@ class ChartsPanel:
                     fork_node = fork_node.parent
                 fork = fork_node.ply
             rollouts, rbot = int(self.rollouts.value), str(self.rollout_bot.value)
+            picks = set(self.win_positions())
+
+            def est(n: Node) -> pd.DataFrame | None:
+                """Rollouts where computed, else the value model at once (round starts, line ends, the board)."""
+                got = self._win.get((n, rollouts, rbot))
+                return got if got is not None or n not in picks else self._model_win(n)
+
             main_nodes = record.mainline()
-            win_main = [(n, self._win.get((n, rollouts, rbot))) for n in main_nodes]
+            win_main = [(n, est(n)) for n in main_nodes]
             win_branch: list[tuple[Node, pd.DataFrame | None]] = []
             if fork is not None:
                 path = record.path_to(line_end)
-                shared = [(n, self._win.get((n, rollouts, rbot))) for n in path[:fork + 1]]
+                shared = [(n, est(n)) for n in path[:fork + 1]]
                 start = [item for item in shared if item[1] is not None][-1:]  # the dashed line leaves from here
-                win_branch = start + [(n, self._win.get((n, rollouts, rbot))) for n in path[fork + 1:]]
+                win_branch = start + [(n, est(n)) for n in path[fork + 1:]]
         st = node.state
         names = [st.seat_name(i, lang) for i in range(st.n_players)]
         current = charts.position_x(node.ply, st.round, st.is_over, x)

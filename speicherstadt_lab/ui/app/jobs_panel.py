@@ -89,6 +89,8 @@ class JobRunner:
         """Stop the running job and pending chart updates, and close every widget of the app."""
         self.cancel()
         self.wait()
+        if self._live_cancel is not None:
+            self._live_cancel.set()
         timer = self._timer
         if timer is not None:
             timer.cancel()
@@ -104,6 +106,8 @@ class JobRunner:
         busy = self._job is not None
         self.widget.remove_class("ssl-idle" if busy else "ssl-busy")
         self.widget.add_class("ssl-busy" if busy else "ssl-idle")
+        if not busy and hasattr(self, "live"):
+            self._schedule_live()  # the bots stopped: analyse the position they left
 
     def _set_busy(self, busy: bool) -> None:
         job = self._job

@@ -35,6 +35,7 @@ from .charts_panel import ChartsPanel
 from .jobs import Job
 from .jobs_panel import JobRunner
 from .labels import Labels
+from .live_panel import LivePanel
 from .navigation import Navigation
 from .review import REVIEW_ROLLOUTS, ReviewPanel
 from .rules_panel import RulesPanel
@@ -61,7 +62,7 @@ def variant_of(state: Any) -> str:
     return max(fits)[1] if fits else state.game
 
 
-class LabApp(Navigation, SeatsPanel, Labels, JobRunner, ChartsPanel, ReviewPanel, RulesPanel):
+class LabApp(Navigation, SeatsPanel, Labels, JobRunner, ChartsPanel, LivePanel, ReviewPanel, RulesPanel):
     """The analysis app. ``widget`` is the whole app; the controls are attributes (see the module doc).
 
     ``threaded=False`` runs long work in the calling thread (simple scripts); ``chart_delay`` is how long
@@ -86,6 +87,7 @@ class LabApp(Navigation, SeatsPanel, Labels, JobRunner, ChartsPanel, ReviewPanel
         self._explain: dict[Node, tuple[str, pd.DataFrame]] = {}
         self._win: dict[tuple[Node, int, str], pd.DataFrame] = {}
         self._traj: dict[Node, pd.DataFrame] = {}
+        self._model_wins: dict[Node, pd.DataFrame | None] = {}
         self._ids: dict[Node, int] = {}
         self._by_id: list[Node] = []
         self._tree_nodes = -1
@@ -146,6 +148,9 @@ class LabApp(Navigation, SeatsPanel, Labels, JobRunner, ChartsPanel, ReviewPanel
         self.round_button = w.Button(description=t["round"], layout=lay(width="auto"))
         self.end_button = w.Button(description=t["end"], layout=lay(width="auto"))
         self.auto = w.Checkbox(value=True, description=t["auto"], indent=False, layout=lay(width="auto"))
+        self.live = w.Checkbox(value=True, description=t["live"], indent=False, layout=lay(width="auto"))
+        self.live.add_class("ssl-live-toggle")
+        self.live_box = w.HTML(layout=lay(width="100%"))
         self.progress = w.IntProgress(value=0, min=0, max=1, layout=lay(width="110px", display="none"))
         self.status = w.HTML(layout=lay(width="auto"))
         self.status.add_class("ssl-status")
@@ -205,6 +210,7 @@ class LabApp(Navigation, SeatsPanel, Labels, JobRunner, ChartsPanel, ReviewPanel
         self.players.observe(lambda _c: self._show_seat_controls(), "value")
         self.x_mode.observe(lambda _c: None if self._relabeling else self._schedule_charts(now=True), "value")
         self.lang.observe(lambda _c: self._apply_lang(), "value")
+        self.live.observe(lambda _c: self._schedule_live(), "value")
         self._wire_board()
         self.tree.on_select(self._on_tree)
         for k, dd in enumerate(self.seat_kinds):
@@ -245,6 +251,7 @@ class LabApp(Navigation, SeatsPanel, Labels, JobRunner, ChartsPanel, ReviewPanel
         side = w.VBox([
             panel("tree", nav, where, self.tree),
             panel("seats", self._seat_box, strength, bots, job, self.message),
+            panel("live_panel", self.live, self.live_box),
             panel("explain", self.explanation),
         ], layout=w.Layout(width="380px", flex="0 0 380px"))
         self.board.layout = w.Layout(flex="1 1 0", min_width="0", width="auto")  # the board sizes by its container
@@ -355,6 +362,7 @@ class LabApp(Navigation, SeatsPanel, Labels, JobRunner, ChartsPanel, ReviewPanel
             self._shown_flag = None
             self._win.clear()
             self._traj.clear()
+            self._model_wins.clear()
             self._bots.clear()
             self._tree_nodes = -1
             initial = record.initial

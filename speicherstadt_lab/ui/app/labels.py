@@ -64,6 +64,7 @@ class Labels:
         self.end_button.description = t["end"]
         self.round_button.tooltip = self.end_button.tooltip = t["stand_in"]
         self.auto.description = t["auto"]
+        self.live.description = t["live"]
         self.cancel_button.description = t["cancel"]
         self.win_button.description = t["win"]
         self.rollouts.description = t["rollouts"]

@@ -86,6 +86,8 @@ class Navigation:
         if hasattr(self, "flag_list"):
             self._show_flags()
         self._schedule_charts()
+        if hasattr(self, "live"):
+            self._schedule_live()
 
     def _show_nav(self, path: list[Node] | None = None) -> None:
         node = self.node

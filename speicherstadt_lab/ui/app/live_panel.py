@@ -1,0 +1,105 @@
+"""Live analysis, as on a chess analysis board: at every step, the position's win chances per seat and the
+mover's best three actions (expected final score and win chance after each) appear by themselves.
+
+The value model answers in about a millisecond a position, so the whole analysis takes a fraction of a
+second; it runs in its own background thread, and a new step cancels the one before. A toggle turns it off.
+The page's sign that it is done: the panel's ``.ssl-live`` element carries ``data-ply`` of the node shown.
+"""
+
+from __future__ import annotations
+
+import html
+import threading
+from typing import Any
+
+import pandas as pd
+
+from ...records import Node
+from ...value.model import load_model
+from .texts import TEXTS
+
+BEST = 3  # actions shown
+
+
+def live_analysis(state: Any) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(win chances per seat, the mover's best actions) of ``state`` by the value model. The actions are
+    tried on the mover's own observation (what is hidden from it stays in canonical order), so their values
+    never use a draw the mover cannot know. Raises ValueError/FileNotFoundError without a model."""
+    model = load_model(state)
+    win = model.predict(state)
+    rows = []
+    mover = state.to_move
+    if mover is not None:
+        obs = state.observe(mover)
+        for a in obs.legal_actions():
+            after = model.predict(obs.apply(a))
+            rows.append({"action": str(a), "win_prob": float(after.loc[mover, "win_prob"]),
+                         "score_mean": float(after.loc[mover, "score_mean"])})
+    best = pd.DataFrame(rows, columns=["action", "win_prob", "score_mean"])
+    if len(best):
+        best = best.sort_values(["win_prob", "score_mean"], ascending=False, kind="stable").head(BEST)
+        best = best.reset_index(drop=True)
+    return win, best
+
+
+class LivePanel:
+    """A part of :class:`~.lab.LabApp` (a mixin): the live analysis panel and its background thread."""
+
+    _live_cancel: threading.Event | None = None
+
+    def _schedule_live(self) -> None:
+        """Analyse the node on the board (after the step that put it there); a newer step cancels this one."""
+        if self._live_cancel is not None:
+            self._live_cancel.set()
+        if not self.live.value:
+            self.live_box.value = ""
+            return
+        job = self._job
+        if job is not None and job.plays:  # bots are moving: analyse where they stop (_show_activity)
+            return
+        node, lang = self.node, self.lang_code
+        cancel = self._live_cancel = threading.Event()
+        if not self.threaded:
+            self._live(node, lang, cancel)
+            return
+        threading.Thread(target=self._live, args=(node, lang, cancel), name="speicherstadt-lab-live",
+                         daemon=True).start()
+
+    def _live(self, node: Node, lang: str, cancel: threading.Event) -> None:
+        t = TEXTS[lang]
+        st = node.state
+        try:
+            win, best = live_analysis(st)
+        except (ValueError, FileNotFoundError):
+            body = f'<div class="ssl-none">{html.escape(t["live_none"])}</div>'
+        else:
+            names = [st.seat_name(i, lang) for i in range(st.n_players)]
+            seats = "".join(
+                f"<tr><td>{html.escape(names[i])}</td><td>{row.win_prob:.0%}</td>"
+                f"<td>{row.win_lo:.0%}–{row.win_hi:.0%}</td><td>{row.score_mean:.1f}</td></tr>"
+                for i, row in win.iterrows())
+            body = (f"<table class='ssl-live-seats'><tr><th></th><th>{html.escape(t['live_win'])}</th>"
+                    f"<th>95%</th><th>{html.escape(t['live_score'])}</th></tr>{seats}</table>")
+            if len(best):
+                moves = "".join(f"<li><b>{html.escape(r.action)}</b>: {r.win_prob:.0%}, {r.score_mean:.1f}</li>"
+                                for r in best.itertuples())
+                body += (f"<div>{html.escape(t['live_best'].format(seat=names[st.to_move]))}</div>"
+                         f"<ol class='ssl-live-best'>{moves}</ol>")
+        if cancel.is_set():
+            return
+        self.live_box.value = f'<div class="ssl-live" data-ply="{node.ply}">{body}</div>'
+
+    def live_result(self, node: Node | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+        """The live analysis of ``node`` (default: the node on the board) as tables, for scripts and tests."""
+        return live_analysis((node or self.node).state)
+
+    def _model_win(self, node: Node) -> pd.DataFrame | None:
+        """The value model's win chances at ``node`` (cached), or None for a game without a model: what the
+        win chart draws at once, before (and instead of) rollouts."""
+        cache = self._model_wins
+        if node not in cache:
+            try:
+                cache[node] = load_model(node.state).predict(node.state)
+            except (ValueError, FileNotFoundError):
+                cache[node] = None
+        return cache[node]
