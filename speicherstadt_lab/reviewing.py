@@ -34,6 +34,7 @@ from .bots.mcts import playout, policy_of
 from .engine.protocol import GameState, get_game, load_state, new_game
 from .engine.rng import Rng, derive_seed
 from .records import GameRecord, Node, _support
+from .value.model import load_model
 
 #: Rollouts per decision by default: a 3-player game (~200 decisions, ~800 actions) reviews in about two
 #: minutes on one core with random rollouts (about half that with ``processes=2``); see docs/review.md.
@@ -162,18 +163,24 @@ def classify(win_loss: float, score_loss: float, thresholds: dict[str, dict[str,
 
 def review(record: GameRecord, rollouts: int = DEFAULT_ROLLOUTS, bot: Any = None, seed: int = 0,
            node: Node | None = None, progress: bool = True, processes: int | None = None, luck: bool = True,
-           luck_rollouts: int | None = None, since: Node | None = None) -> Review:
+           luck_rollouts: int | None = None, since: Node | None = None, value: str | None = None) -> Review:
     """Review every decision on the main line (or the line to ``node``) and the luck of every supply.
 
     ``rollouts``: per action at each decision (common random numbers, ``seed`` for every decision);
     ``bot``: the rollout player (``None``: random, fastest; a spec such as ``"greedy"``); ``processes`` > 1
     spreads the decisions over a process pool (same numbers; ``bot`` must then be a spec or picklable);
     ``luck_rollouts``: per evaluation of a supply (default ``4 * rollouts``); ``since``: review only the
-    decisions and supplies after this node of the line (e.g. a variation's branch point). Fair mode
-    throughout: no rollout knows the hidden order. The results are also written into the record's annotations.
+    decisions and supplies after this node of the line (e.g. a variation's branch point). ``value="model"``:
+    search (the rollouts) still finds the better move, but the learned value model measures what a choice
+    loses (win chance and points after the chosen and the best move, on the mover's observation) and the luck
+    of each supply (the model after it against its mean over the draws that could have come), without noise.
+    Fair mode throughout: no rollout knows the hidden order. The results are also written into the record's
+    annotations.
     """
     if not isinstance(rollouts, int) or rollouts < 2:
         raise ValueError(f"rollouts: must be a whole number ≥ 2, not {rollouts!r}")
+    if value not in (None, "model"):
+        raise ValueError(f"value: must be None or 'model', not {value!r}")
     luck_n = luck_rollouts if luck_rollouts is not None else 4 * rollouts
     path = record.path_to(node if node is not None else record.end())
     first = 0
@@ -182,21 +189,22 @@ def review(record: GameRecord, rollouts: int = DEFAULT_ROLLOUTS, bot: Any = None
             raise ValueError(f"since: {since!r} is not on the line reviewed")
         first = since.ply
     decisions = [nd for nd in path[1:] if nd.ply > first]
-    jobs: list[tuple[Any, ...]] = [("decision", _before(nd).to_json(), rollouts, bot, seed) for nd in decisions]
+    jobs: list[tuple[Any, ...]] = [("decision", _before(nd).to_json(), rollouts, bot, seed, value, nd.action)
+                                   for nd in decisions]
     supplies = [(r, k, j) for r, k, j in _supplies(path) if k > first or (k == 0 and since is None)] if luck else []
     for _rnd, k, j in supplies:
         after = path[j].state.to_json()
         if k == 0:
-            jobs.append(("luck_setup", record.game, _setup_kwargs(record), after, luck_n, bot, seed))
+            jobs.append(("luck_setup", record.game, _setup_kwargs(record), after, luck_n, bot, seed, value))
         else:
-            jobs.append(("luck", _before(path[k]).to_json(), path[k].action, after, luck_n, bot, seed))
+            jobs.append(("luck", _before(path[k]).to_json(), path[k].action, after, luck_n, bot, seed, value))
     start = time.perf_counter()
     results = _run_jobs(jobs, processes, progress)
     elapsed = time.perf_counter() - start
 
     levels = thresholds_for(rollouts)
     settings = {"rollouts": rollouts, "luck_rollouts": luck_n if luck else None, "bot": _label(bot), "seed": seed,
-                "mode": "fair", "thresholds": levels, "seconds": round(elapsed, 1)}
+                "mode": "fair", "thresholds": levels, "seconds": round(elapsed, 1), "value": value or "rollouts"}
     rows = []
     for nd, res in zip(decisions, results[: len(decisions)], strict=True):
         ann = _decision_annotation(nd, res, levels)
@@ -291,20 +299,40 @@ def _run_jobs(jobs: list[tuple[Any, ...]], processes: int | None, progress: bool
 def _job(job: tuple[Any, ...]) -> Any:
     kind = job[0]
     if kind == "decision":
-        _, text, rollouts, bot, seed = job
-        df = compare_actions(load_state(text), rollouts=rollouts, bot=bot, seed=seed)
-        return df[["action", "win_prob", "score_mean"]].to_dict("records")
+        _, text, rollouts, bot, seed, value, chosen = job
+        state = load_state(text)
+        df = compare_actions(state, rollouts=rollouts, bot=bot, seed=seed)
+        rows = df[["action", "win_prob", "score_mean"]].to_dict("records")
+        if value == "model":  # search ranks the moves; the model measures the chosen and the best one
+            model = load_model(state)
+            mover = state.to_move
+            obs = state.observe(mover)
+            for r in rows:
+                if r["action"] in (rows[0]["action"], chosen):
+                    after = model.predict(obs.apply(r["action"]))
+                    r["win_prob"] = float(after.loc[mover, "win_prob"])
+                    r["score_mean"] = float(after.loc[mover, "score_mean"])
+        return rows
     if kind == "luck":
-        _, before_text, action, after_text, n, bot, seed = job
+        _, before_text, action, after_text, n, bot, seed, value = job
         before = load_state(before_text).observe(None)
-        return _luck(lambda d: before.determinize(d).apply(action), load_state(after_text), n, bot, seed)
-    _, game, kwargs, after_text, n, bot, seed = job
-    return _luck(lambda d: new_game(game, seed=d, **kwargs), load_state(after_text), n, bot, seed)
+        return _luck(lambda d: before.determinize(d).apply(action), load_state(after_text), n, bot, seed, value)
+    _, game, kwargs, after_text, n, bot, seed, value = job
+    return _luck(lambda d: new_game(game, seed=d, **kwargs), load_state(after_text), n, bot, seed, value)
 
 
-def _luck(make_before: Callable[[int], GameState], after: GameState, n: int, bot: Any, seed: int) -> dict[str, Any]:
-    """Per seat, win probability and mean score just before (rollouts from ``make_before(det_seed)``) and
-    after (``evaluate``) a supply."""
+def _luck(make_before: Callable[[int], GameState], after: GameState, n: int, bot: Any, seed: int,
+          value: str | None = None) -> dict[str, Any]:
+    """Per seat, win probability and mean score just before (rollouts from ``make_before(det_seed)``, or the
+    value model's mean over those draws) and after (``evaluate``, or the model) a supply."""
+    if value == "model":
+        model = load_model(after)
+        draws = [model.predict(make_before(derive_seed(seed, "determinize", r))) for r in range(n)]
+        win_b = [sum(float(d.loc[i, "win_prob"]) for d in draws) / n for i in range(after.n_players)]
+        score_b = [sum(float(d.loc[i, "score_mean"]) for d in draws) / n for i in range(after.n_players)]
+        ev = model.predict(after)
+        return {"win_before": _r(win_b), "score_before": _r(score_b),
+                "win_after": _r(list(ev["win_prob"])), "score_after": _r(list(ev["score_mean"]))}
     win_b, score_b = outcomes(make_before, n, bot, seed)
     ev = evaluate(after, rollouts=n, bot=bot, seed=seed)
     return {"win_before": _r(win_b), "score_before": _r(score_b),

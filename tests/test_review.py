@@ -208,3 +208,23 @@ def test_since_must_be_on_the_line() -> None:
     with pytest.raises(ValueError):
         review(record, rollouts=1, progress=False)
 
+
+
+def test_review_with_the_value_model_measures_losses_and_luck_without_noise() -> None:
+    """value='model': search still ranks the moves, the model measures the chosen and the best one, and the
+    luck of a supply is the model after it against its mean over the draws that could have come."""
+    from speicherstadt_lab.bots import make_bot as _make
+
+    rec = sl.GameRecord.new(players=3, seed=21)
+    node = rec.root
+    bot = _make("greedy", seed=2)
+    while node.state.round < 3:
+        node = node.play(bot.choose(node.state.observe(node.state.to_move)))
+    rv = review(rec, rollouts=4, value="model", progress=False, luck_rollouts=12)
+    assert rv.settings["value"] == "model" and len(rv.decisions) == len(rec.mainline()) - 1
+    assert (rv.decisions["win_loss"] >= 0).all() and (rv.decisions["best_win_prob"] <= 1).all()
+    assert len(rv.luck) > 0 and rv.luck.filter(like="win").abs().le(1).all().all()
+    again = review(rec, rollouts=4, value="model", progress=False, luck_rollouts=12)
+    assert again.decisions.equals(rv.decisions) and again.luck.equals(rv.luck)
+    with pytest.raises(ValueError, match="value"):
+        review(rec, rollouts=4, value="oracle", progress=False)

@@ -49,6 +49,7 @@ class ReviewPanel:
         total = len(path) - 1
         done = total - len(todo)
         start = time.perf_counter()
+        value = "model" if self._model_win(path[0]) is not None else None  # the model measures, search finds
         self._set_progress(done, total, text(lang, "review_progress", i=done, n=total))
         for k in todo:
             if job.cancel.is_set():
@@ -58,7 +59,8 @@ class ReviewPanel:
                 record = self.record
             if path[0] is not record.root:
                 break  # another record was loaded meanwhile
-            run_review(record, rollouts=rollouts, node=path[k], since=path[k - 1], progress=False, luck=False)
+            run_review(record, rollouts=rollouts, node=path[k], since=path[k - 1], progress=False, luck=False,
+                       value=value)
             path[k].annotations[REVIEW_KEY]["rollouts"] = rollouts
             done += 1
             self._set_progress(done, total, text(lang, "review_progress", i=done, n=total))
