@@ -452,7 +452,7 @@ def test_the_game_chooser_starts_kaispeicher_and_packet_row_games_with_their_boa
 # ---- live analysis -------------------------------------------------------------------------------------
 
 
-def test_live_analysis_follows_every_step_and_can_be_turned_off() -> None:
+def test_live_analysis_follows_every_step_and_can_be_turned_off(monkeypatch: pytest.MonkeyPatch) -> None:
     app = LabApp(players=3, seed=1, seats=HUMANS, threaded=False, chart_delay=0)
     try:
         assert 'data-ply="0"' in app.live_box.value and "%" in app.live_box.value
@@ -470,8 +470,12 @@ def test_live_analysis_follows_every_step_and_can_be_turned_off() -> None:
         assert app.live_box.value == ""
         app.live.value = True
         assert f'data-ply="{app.node.ply}"' in app.live_box.value
+        def no_model(*_a: Any, **_k: Any) -> Any:
+            raise FileNotFoundError("no value model")
+
+        monkeypatch.setattr("speicherstadt_lab.ui.app.live_panel.load_model", no_model)
         app.new_game(players=3, seed=2, game="packet_row", seats=HUMANS)
-        assert "No value model" in app.live_box.value  # Packet Row has no model yet: it says so
+        assert "No value model" in app.live_box.value  # a game without a model: it says so
     finally:
         app.close()
 

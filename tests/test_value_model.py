@@ -90,8 +90,11 @@ def test_hybrid_rollouts_stop_early_and_ask_the_model() -> None:
 
 
 def test_a_game_without_features_says_so() -> None:
+    import toy_game
+
+    toy_game.register()
     with pytest.raises(ValueError, match="declares no features"):
-        sl.evaluate(sl.new_game("packet_row", players=3, seed=1), method="model")
+        sl.evaluate(sl.new_game("toy_race", players=3, seed=1), method="model")
 
 
 def test_training_writes_a_model_that_beats_chance_on_held_out_games(tmp_path: Path) -> None:

@@ -29,6 +29,7 @@ register_game(
             "records": f"{__name__}.records:PacketRowRecords",
             "conformance": f"{__name__}.conformance:conformance_adapter",
             "metrics": f"{__name__}.metrics:seat_metrics",
+            "features": f"{__name__}.features:seat_features",
             "heuristic": "speicherstadt_lab.bots.packet_row_greedy:PacketRowHeuristic",
             "board": "speicherstadt_lab.ui.packet_row_board:PacketRowBoard",
         },

@@ -1,0 +1,50 @@
+"""Features of a Packet Row position for the learned value model (the "features" capability).
+
+Per seat, from what every seat can see (``view(None)``: the cards taken from open supplies, money, ships;
+never a secret starting contract): the projected score and its lead, money and the money cards in hand,
+what can still be turned into money (contracts, goods units, gold bars, ships, captains and merchants),
+bankers and buildings, and how much of the game is left (the cards still in the decks).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+NAMES = (
+    "score", "score_lead", "score_vs_mean", "money", "money_lead", "money_cards", "contracts", "contract_pays",
+    "goods_units", "gold_bars", "ships", "helpers", "bankers", "building_vp", "hand", "progress",
+    "score_lead_x_progress", "money_lead_x_progress",
+)
+
+
+def seat_features(state: Any) -> tuple[tuple[str, ...], list[list[float]]]:
+    """(feature names, one row of numbers per seat)."""
+    cat = state.cat
+    view = state.view(None)
+    n = state.n_players
+    scores = [float(state.score(i)) for i in range(n)]
+    money = [float(s["money"]) for s in view["seats"]]
+    left = sum(len(d) for d in state.decks)
+    total = left + sum(len(s["hand"]) + len(s["ships"]) for s in view["seats"])
+    progress = 1.0 - left / max(1, total)
+    rows: list[list[float]] = []
+    for i, s in enumerate(view["seats"]):
+        hand = [cat.by_id[c] for c in s["hand"]]
+        others = [x for j, x in enumerate(scores) if j != i] or [0.0]
+        other_money = [x for j, x in enumerate(money) if j != i] or [0.0]
+        lead = scores[i] - max(others)
+        money_lead = money[i] - max(other_money)
+        rows.append([
+            scores[i], lead, scores[i] - sum(others) / len(others), money[i], money_lead,
+            float(sum(c.value for c in hand if c.kind == "money")),
+            float(sum(1 for c in hand if c.kind == "contract")),
+            float(sum(c.pays for c in hand if c.kind == "contract")),
+            float(sum(c.amount for c in hand if c.kind == "goods")),
+            float(sum(c.bars for c in hand if c.kind == "gold")),
+            float(len(s["ships"])),
+            float(sum(1 for c in hand if c.kind in ("captain", "merchant", "assistant"))),
+            float(sum(1 for c in hand if c.kind == "banker")),
+            float(sum(c.vp for c in hand if c.kind == "building")),
+            float(len(hand)), progress, lead * progress, money_lead * progress,
+        ])
+    return NAMES, rows
