@@ -110,9 +110,9 @@ def _one_line(e: BaseException) -> str:
 # -- simulate -------------------------------------------------------------------------------------
 
 
-def _cmd_simulate(args: argparse.Namespace) -> int:
+def _game_info(args: argparse.Namespace) -> Any:
+    """The registered game of ``--game``, with ``--expansion`` checked against its expansions."""
     from .engine.protocol import get_game
-    from .simulation import parse_lineup, simulate, summarize_bots, summarize_seats
 
     try:
         info = get_game(args.game)
@@ -120,6 +120,13 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         raise UsageError(f"--game: {e}") from None
     if args.expansion and args.expansion not in info.expansions:
         raise UsageError(f"--expansion: {info.title} has no expansion {args.expansion!r}")
+    return info
+
+
+def _cmd_simulate(args: argparse.Namespace) -> int:
+    from .simulation import parse_lineup, simulate, summarize_bots, summarize_seats
+
+    info = _game_info(args)
     specs = parse_lineup(args.bots)
     players = args.players if args.players is not None else len(specs)
     if args.processes is not None and args.processes < 1:
@@ -163,15 +170,9 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def _cmd_train(args: argparse.Namespace) -> int:
-    from .engine.protocol import get_game
     from .value.train import train
 
-    try:
-        info = get_game(args.game)
-    except ValueError as e:
-        raise UsageError(f"--game: {e}") from None
-    if args.expansion and args.expansion not in info.expansions:
-        raise UsageError(f"--expansion: {info.title} has no expansion {args.expansion!r}")
+    info = _game_info(args)
     if args.games < 10:
         raise UsageError(f"--games: at least 10, got {args.games}")
     model = train(info.name, args.players, games=args.games, seed=args.seed, bot=args.bot, expansion=args.expansion,

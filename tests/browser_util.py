@@ -97,3 +97,23 @@ def is_offline_noise(text: str, url: str = "") -> bool:
     """Voilà's template failing to fetch Font Awesome from its CDN (no network), nothing else."""
     return text.startswith(OFFLINE_NOISE) and "fontawesome" in url.lower() and not url.startswith(
         ("http://127.0.0.1", "http://localhost"))
+
+
+@contextlib.contextmanager
+def app_session(url: str, playwright: Any) -> Iterator[dict[str, Any]]:
+    """Chromium on the app at ``url``, once the board is drawn: ``{"page", "errors"}``, where ``errors``
+    collects every console error (but the offline noise) and page error the page logs."""
+    browser = launch(playwright)
+    context = browser.new_context(viewport=VIEWPORT, accept_downloads=True)
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("console", lambda m: errors.append(f"{m.text} @ {m.location.get('url', '')}")
+                if m.type == "error" and not is_offline_noise(m.text, m.location.get("url", "")) else None)
+        page.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
+        page.goto(url, timeout=120_000)
+        page.wait_for_selector(BOARD_READY, timeout=120_000)
+        yield {"page": page, "errors": errors}
+    finally:
+        context.close()
+        browser.close()

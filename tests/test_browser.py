@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_util import BOARD_READY, VIEWPORT, is_offline_noise, launch, voila_server
+from browser_util import app_session, voila_server
 from playwright.sync_api import Page, sync_playwright
 
 from speicherstadt_lab.bots import make_bot
@@ -40,19 +40,8 @@ def server() -> Iterator[str]:
 @pytest.fixture(scope="module")
 def session(server: str) -> Iterator[dict[str, Any]]:
     """One page for the module, with every console error and page error it logs."""
-    with sync_playwright() as p:
-        browser = launch(p)
-        context = browser.new_context(viewport=VIEWPORT, accept_downloads=True)
-        page = context.new_page()
-        errors: list[str] = []
-        page.on("console", lambda m: errors.append(f"{m.text} @ {m.location.get('url', '')}")
-                if m.type == "error" and not is_offline_noise(m.text, m.location.get("url", "")) else None)
-        page.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
-        page.goto(server, timeout=120_000)
-        page.wait_for_selector(BOARD_READY, timeout=120_000)
-        yield {"page": page, "errors": errors}
-        context.close()
-        browser.close()
+    with sync_playwright() as p, app_session(server, p) as s:
+        yield s
 
 
 # ---- helpers ------------------------------------------------------------------------------------------

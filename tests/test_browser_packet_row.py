@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser_util import BOARD_READY, VIEWPORT, is_offline_noise, launch, voila_server
+from browser_util import app_session, voila_server
 from playwright.sync_api import Page, sync_playwright
 
 import speicherstadt_lab as sl
@@ -25,19 +25,8 @@ TIMEOUT = 30_000
 
 @pytest.fixture(scope="module")
 def session() -> Iterator[dict[str, Any]]:
-    with voila_server() as url, sync_playwright() as p:
-        browser = launch(p)
-        context = browser.new_context(viewport=VIEWPORT)
-        page = context.new_page()
-        errors: list[str] = []
-        page.on("console", lambda m: errors.append(f"{m.text} @ {m.location.get('url', '')}")
-                if m.type == "error" and not is_offline_noise(m.text, m.location.get("url", "")) else None)
-        page.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
-        page.goto(url, timeout=120_000)
-        page.wait_for_selector(BOARD_READY, timeout=120_000)
-        yield {"page": page, "errors": errors}
-        context.close()
-        browser.close()
+    with voila_server() as url, sync_playwright() as p, app_session(url, p) as s:
+        yield s
 
 
 def wait_ply(page: Page, ply: int) -> None:
