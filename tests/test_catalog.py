@@ -159,6 +159,9 @@ BAD = [
     ("base.toml", 'base = "mine"\n', ["base", "mine"]),
     ("setup.toml", 'base = "default"\n[setup]\ncoins = "five"\n', ["setup", "'coins'"]),
     ("removefire.toml", 'base = "default"\nremove = ["fire_4"]\n', ["4th fire"]),
+    # found by make soak's fuzzing: a base-game card naming an expansion good set up and then crashed a purchase
+    ("expgood.toml", 'base = "default"\n[[cards]]\nid = "tea_taster"\ngood = "cloth"\n',
+     ["'tea_taster'", "'good'", "cloth", "not in play"]),
 ]
 
 

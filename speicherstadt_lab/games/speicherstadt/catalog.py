@@ -340,6 +340,14 @@ def build(raw: dict[str, Any], *, is_default: bool = False) -> Catalog:
                 **values,
             )
         )
+        # a card of the base game (or of one expansion) may only name goods that are in play with it
+        usable = {g.id for g in goods if g.expansion in (None, exp)}
+        for f, t in spec.items():
+            named = [values[f]] if t == _GOOD else list(values[f]) if t == _GOODS else []
+            odd = [g for g in named if g not in usable]
+            if odd:
+                raise _err(where, f"field '{f}': {odd[0]!r} is not in play with this card "
+                                  f"({'the base game' if exp is None else exp})")
     for players, ids in removed.items():
         if not isinstance(ids, list) or any(not is_key(x, seen) for x in ids):
             raise _err("setup", f"field 'removed.{players}' must list card ids of this catalogue")
