@@ -60,6 +60,25 @@ def show_value(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
+def click_kind(msg: Any, fields_by_kind: dict[str, tuple[str, ...]], error: Any) -> str:
+    """The ``kind`` of a click message whose fields are exactly those of its kind, or ``error(key, ...)``
+    naming what is wrong (not an object, an unknown kind, a missing or an unexpected field). Every game's
+    board checks its clicks' shape with this, each with its own table and error texts."""
+    if not isinstance(msg, dict):
+        raise error("not_object", got=show_value(msg))
+    kind = msg.get("kind")
+    if not isinstance(kind, str) or kind not in fields_by_kind:
+        raise error("kind", got=show_value(kind), kinds=", ".join(fields_by_kind))
+    fields = fields_by_kind[kind]
+    for f in fields:
+        if f not in msg:
+            raise error("missing", kind=kind, field=f)
+    for f in msg:
+        if f != "kind" and f not in fields:
+            raise error("extra", kind=kind, field=f if isinstance(f, str) else show_value(f))
+    return kind
+
+
 def _int(msg: dict[str, Any], field: str) -> int:
     v = msg[field]
     if isinstance(v, bool) or not isinstance(v, int | float) or (isinstance(v, float) and (
@@ -87,18 +106,7 @@ def click_to_action(state: Any, msg: Any) -> str:
 
     Checks only the message's shape (kind, fields, types, ranges, goods); the rules judge the action.
     """
-    if not isinstance(msg, dict):
-        raise ClickError("not_object", got=show_value(msg))
-    kind = msg.get("kind")
-    if not isinstance(kind, str) or kind not in CLICK_FIELDS:
-        raise ClickError("kind", got=show_value(kind), kinds=", ".join(KINDS))
-    fields = CLICK_FIELDS[kind]
-    for f in fields:
-        if f not in msg:
-            raise ClickError("missing", kind=kind, field=f)
-    for f in msg:
-        if f != "kind" and f not in fields:
-            raise ClickError("extra", kind=kind, field=show_value(f) if not isinstance(f, str) else f)
+    kind = click_kind(msg, CLICK_FIELDS, ClickError)
     if kind == "place":
         return f"place {_int(msg, 'space')}"
     if kind in ("buy", "pass", "done"):

@@ -19,6 +19,7 @@ from ..engine.actions import Action
 from ..engine.i18n import LANGS, load_messages, messages
 from ..games.packet_row.catalog import BOARDS
 from ..games.packet_row.render import SEAT_COLOURS
+from .clicks import click_kind
 from .model import SHAPES, ink, short_labels, show_value
 
 load_messages("packet_row")
@@ -467,18 +468,7 @@ def click_to_action(state: Any, msg: Any) -> str:
 
     Checks only the message's shape (kind, fields, types, ranges, ids of this catalogue); the rules judge it.
     """
-    if not isinstance(msg, dict):
-        raise ClickError("not_object", got=show_value(msg))
-    kind = msg.get("kind")
-    if not isinstance(kind, str) or kind not in CLICK_FIELDS:
-        raise ClickError("kind", got=show_value(kind), kinds=", ".join(KINDS))
-    fields = CLICK_FIELDS[kind]
-    for f in fields:
-        if f not in msg:
-            raise ClickError("missing", kind=kind, field=f)
-    for f in msg:
-        if f != "kind" and f not in fields:
-            raise ClickError("extra", kind=kind, field=f if isinstance(f, str) else show_value(f))
+    kind = click_kind(msg, CLICK_FIELDS, ClickError)
     if kind in ("decline", "pass", "done"):
         return kind
     if kind == "choose":
