@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: app test soak lint bench chromium clean
+.PHONY: app test soak lint bench models chromium clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -39,6 +39,14 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py
+
+# Retrain every shipped value model (speicherstadt_lab/data/models/) from greedy self-play, seed 1.
+models: $(STAMP)
+	for p in 2 3 4 5; do \
+	  $(BIN)/speicherstadt-lab train --game speicherstadt --players $$p --no-progress && \
+	  $(BIN)/speicherstadt-lab train --game speicherstadt --expansion kaispeicher --players $$p --no-progress && \
+	  $(BIN)/speicherstadt-lab train --game packet_row --players $$p --no-progress || exit 1; \
+	done
 
 clean:
 	rm -rf $(VENV) build dist .pytest_cache .ruff_cache

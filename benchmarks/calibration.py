@@ -10,8 +10,9 @@ the shipped models were trained or calibrated on ("train", "calibrate"). At the 
 (p - won)², averaged over positions; lower is better) is printed per round and overall, with the time per
 position, beside two references measured in the same run: 1/n for everyone and "the leader now wins".
 Methods: ``evaluate`` with 400 random rollouts (the app's former default), 100 greedy rollouts, the value
-model alone, and the hybrid (``--hybrid`` greedy rollouts two rounds deep, scored by the model; the
-setting was chosen on other seeds, "tuning", not on these). A
+model alone, and the hybrid: the lab's quick judgement (``analysis.QUICK``, what the live panel shows: 12
+greedy rollouts to the start of the next round, scored by the model; the setting was chosen on other
+seeds, "tuning-hybrid", not on these). A
 reliability table (predicted vs observed in bins) follows for the model and the hybrid.
 """
 
@@ -33,6 +34,7 @@ import pandas as pd  # noqa: E402
 from tqdm import tqdm  # noqa: E402
 
 import speicherstadt_lab as sl  # noqa: E402
+from speicherstadt_lab.analysis import QUICK  # noqa: E402
 from speicherstadt_lab.bots import make_bot  # noqa: E402
 from speicherstadt_lab.engine.rng import derive_seed  # noqa: E402
 
@@ -40,7 +42,7 @@ METHODS: dict[str, dict[str, Any]] = {
     "random rollouts (400)": {"method": "rollouts", "rollouts": 400, "bot": None},
     "greedy rollouts (100)": {"method": "rollouts", "rollouts": 100, "bot": "greedy"},
     "model": {"method": "model"},
-    "hybrid": {"method": "hybrid", "bot": "greedy", "horizon": 2},
+    "hybrid": dict(QUICK),
 }
 
 
@@ -66,7 +68,7 @@ def play_game(game: str, players: int, options: dict[str, Any], seed: int, index
         row["1/n for all"] = ([1 / players] * players, 0.0)
         row["leader now wins"] = ([1 / len(leaders) if i in leaders else 0.0 for i in range(players)], 0.0)
         for name, kw in METHODS.items():
-            kw = dict(kw, **({"rollouts": hybrid} if kw["method"] == "hybrid" else {}))
+            kw = dict(kw, **({"rollouts": hybrid} if kw["method"] == "hybrid" and hybrid else {}))
             t = time.perf_counter()
             df = sl.evaluate(pos, seed=derive_seed(game_seed, "eval", rnd), **kw)
             row[name] = (df["win_prob"].tolist(), time.perf_counter() - t)
@@ -86,7 +88,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=150)
     ap.add_argument("--selfplay", default="greedy", help="the bot of every seat in the held-out games")
     ap.add_argument("--rounds", default="3,6,9")
-    ap.add_argument("--hybrid", type=int, default=6, help="greedy rollouts of the hybrid (two rounds deep)")
+    ap.add_argument("--hybrid", type=int, default=0,
+                    help="greedy rollouts of the hybrid (default: the lab's quick setting, analysis.QUICK)")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--processes", type=int, default=2)
     args = ap.parse_args(argv)

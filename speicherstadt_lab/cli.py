@@ -62,6 +62,8 @@ def _parser() -> argparse.ArgumentParser:
     t.add_argument("--seed", type=int, default=1, help="seed of the self-play (default 1)")
     t.add_argument("--bot", default="greedy", help="the self-play bot (default greedy)")
     t.add_argument("--catalog", type=Path, default=None, help="a card catalogue file to train with")
+    t.add_argument("--head", choices=["mlp", "logistic"], default="mlp",
+                   help="the win head: a small neural network over every seat (default) or a logistic regression")
     t.add_argument("--processes", type=int, default=None, help="worker processes (default: all cores)")
     t.add_argument("--out", type=Path, default=None, help="where to write the model (default: the package's)")
     t.add_argument("--no-progress", action="store_true", help="no progress bars")
@@ -177,7 +179,7 @@ def _cmd_train(args: argparse.Namespace) -> int:
         raise UsageError(f"--games: at least 10, got {args.games}")
     model = train(info.name, args.players, games=args.games, seed=args.seed, bot=args.bot, expansion=args.expansion,
                   processes=args.processes, progress=not args.no_progress, out=args.out,
-                  catalog=str(args.catalog) if args.catalog else None)
+                  catalog=str(args.catalog) if args.catalog else None, head=args.head)
     tr = model.training
     print(f"{info.title}{' + ' + args.expansion if args.expansion else ''}, {args.players} players: "
           f"{tr['positions']} positions from {tr['games']} games of {tr['bot']} self-play in {tr['seconds']} s")

@@ -4,6 +4,7 @@ evaluate's, the catalogue warning, the hybrid, and training from self-play (smal
 from __future__ import annotations
 
 import json
+import re
 import warnings
 from pathlib import Path
 
@@ -66,6 +67,36 @@ def test_the_model_is_plain_json_and_every_field_is_checked(tmp_path: Path) -> N
     broken.write_text("{not json")
     with pytest.raises(RecordError, match="not valid JSON"):
         load_model(path=broken)
+
+
+def test_the_network_head_is_checked_and_turns_with_the_seats() -> None:
+    data = json.loads(model_path("speicherstadt", 3).read_text())
+    assert data["win"]["kind"] == "mlp"
+    k = len(data["features"])
+    first = data["win"]["layers"][0]
+    short = dict(first, weights=first["weights"][:-1])
+    tiny = {"weights": [[0.0]], "bias": [0.0]}
+    for layers, named in [("dense", "win.layers"), ([short], "win.layers[0].weights"), ([first], "win.layers"),
+                          ([first, tiny], "win.layers[1].weights")]:
+        with pytest.raises(RecordError, match=re.escape(f"value model field '{named}")):
+            ValueModel.from_dict(dict(data, win=dict(data["win"], layers=layers)))
+    with pytest.raises(RecordError, match=r"win\.kind"):
+        ValueModel.from_dict(dict(data, win=dict(data["win"], kind="forest")))
+    model = ValueModel.from_dict(data)
+    x = np.random.default_rng(3).normal(size=(3, k)) * model.scale + model.mean
+    p = model.win_probs(x)
+    assert p.sum() == pytest.approx(1.0) and np.allclose(model.win_probs(np.roll(x, 1, axis=0)), np.roll(p, 1))
+    plain = ValueModel.from_dict(dict(data, win={"coef": data["win"]["coef"], "intercept": data["win"]["intercept"]}))
+    assert not plain.layers and plain.win_probs(x).sum() == pytest.approx(1.0)
+
+
+def test_the_quick_judgement_is_the_hybrid_of_analysis_quick() -> None:
+    from speicherstadt_lab.analysis import QUICK
+
+    state = midgame()
+    df = sl.quick_evaluate(state, seed=2)
+    assert list(df.columns) == COLUMNS and df.attrs["method"] == "hybrid"
+    assert df.attrs["rollouts"] == QUICK["rollouts"] and df["win_prob"].sum() == pytest.approx(1.0)
 
 
 def test_another_catalogue_gets_a_warning(tmp_path: Path) -> None:

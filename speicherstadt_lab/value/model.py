@@ -53,11 +53,39 @@ def _vector(d: dict[str, Any], key: str, where: str, n: int) -> np.ndarray:
     return np.asarray(v, dtype=float)
 
 
+def _layers(win: dict[str, Any], inputs: int, players: int) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
+    """The checked layers of an ``mlp`` win head: weights (in × out) and bias, in → ... → ``players``."""
+    raw = win.get("layers")
+    if not isinstance(raw, list) or not raw:
+        raise RecordError("value model field 'win.layers': must be a list of layers")
+    out: list[tuple[np.ndarray, np.ndarray]] = []
+    width = inputs
+    for k, layer in enumerate(raw):
+        where = f"win.layers[{k}]."
+        if not isinstance(layer, dict):
+            raise RecordError(f"value model field 'win.layers[{k}]': must be an object")
+        w = _field(layer, "weights", where)
+        if (not isinstance(w, list) or len(w) != width or not w or not all(isinstance(r, list) for r in w)
+                or len({len(r) for r in w}) != 1):
+            raise RecordError(f"value model field '{where}weights': must be {width} rows of equal length")
+        cols = len(w[0])
+        rows = [_vector({"r": r}, "r", f"{where}weights", cols) for r in w]
+        out.append((np.vstack(rows), _vector(layer, "bias", where, cols)))
+        width = cols
+    if width != players:
+        raise RecordError(f"value model field 'win.layers': the last layer must give {players} numbers, not {width}")
+    return tuple(out)
+
+
 @dataclass(frozen=True)
 class ValueModel:
-    """Win probability per seat (a logistic model per seat, normalized over the seats) and expected final
-    score (a linear model), on standardized features; intervals from the model's own calibration on
-    held-out games: the observed win rate (Wilson 95%) of held-out positions it rated alike."""
+    """Win probability per seat and expected final score (a linear model) on standardized features;
+    intervals from the model's own calibration on held-out games: the observed win rate (Wilson 95%) of
+    held-out positions it rated alike.
+
+    The win head is either ``logistic`` (one logistic model per seat, normalized over the seats) or ``mlp``
+    (a small ReLU network that reads every seat's features, turned so that each seat is first once, and
+    says which of them wins; a seat's probability is the mean over the turns)."""
 
     game: str
     expansion: str | None
@@ -75,6 +103,7 @@ class ValueModel:
     count: np.ndarray  # held-out positions in each bin
     catalog: str  # digest of the catalogue it was trained with
     training: dict[str, Any]
+    layers: tuple[tuple[np.ndarray, np.ndarray], ...] = ()  # the mlp win head; empty: logistic
 
     @classmethod
     def from_dict(cls, d: Any) -> ValueModel:
@@ -95,6 +124,10 @@ class ValueModel:
         players = _field(d, "players", "")
         if not isinstance(players, int) or isinstance(players, bool) or not 1 <= players <= 10:
             raise RecordError("value model field 'players': must be a player count")
+        kind = win.get("kind", "logistic")
+        if kind not in ("logistic", "mlp"):
+            raise RecordError("value model field 'win.kind': must be 'logistic' or 'mlp'")
+        layers = _layers(win, k * players, players) if kind == "mlp" else ()
         return cls(
             game=str(_field(d, "game", "")), expansion=d.get("expansion"), players=players, features=tuple(names),
             mean=_vector(d, "mean", "", k), scale=_vector(d, "scale", "", k),
@@ -104,14 +137,17 @@ class ValueModel:
             score_std=float(_vector(score, "std", "score.", 1)[0]),
             edges=edges, observed=_vector(cal, "observed", "calibration.", bins),
             count=_vector(cal, "count", "calibration.", bins), catalog=str(d.get("catalog", "")),
-            training=dict(d.get("training", {})),
+            training=dict(d.get("training", {})), layers=layers,
         )
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "format": MODEL_FORMAT, "game": self.game, "expansion": self.expansion, "players": self.players,
             "features": list(self.features), "mean": self.mean.tolist(), "scale": self.scale.tolist(),
-            "win": {"coef": self.win_coef.tolist(), "intercept": [self.win_intercept]},
+            "win": {"kind": "mlp" if self.layers else "logistic", "coef": self.win_coef.tolist(),
+                    "intercept": [self.win_intercept],
+                    **({"layers": [{"weights": w.tolist(), "bias": b.tolist()} for w, b in self.layers]}
+                       if self.layers else {})},
             "score": {"coef": self.score_coef.tolist(), "intercept": [self.score_intercept], "std": [self.score_std]},
             "calibration": {"edges": self.edges.tolist(), "observed": self.observed.tolist(),
                             "count": self.count.tolist()},
@@ -120,8 +156,11 @@ class ValueModel:
 
     def win_probs(self, x: np.ndarray) -> np.ndarray:
         """Normalized win probabilities of the seats (rows of ``x``, raw features)."""
-        z = ((x - self.mean) / self.scale) @ self.win_coef + self.win_intercept
-        p = 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30)))
+        z = (x - self.mean) / self.scale
+        if self.layers:
+            return turned_probs(self.layers, z)
+        u = z @ self.win_coef + self.win_intercept
+        p = 1.0 / (1.0 + np.exp(-np.clip(u, -30, 30)))
         return p / p.sum()
 
     def scores(self, x: np.ndarray) -> np.ndarray:
@@ -151,6 +190,27 @@ class ValueModel:
                            "score_mean": mean, "score_std": std}).set_index("seat")
         df.attrs.update({"method": "model", "model": model_name(self.game, self.players, self.expansion)})
         return df
+
+
+def turned_inputs(z: np.ndarray) -> np.ndarray:
+    """Row ``r``: every seat's standardized features, seat ``r`` first and the others in turn order."""
+    n = len(z)
+    return np.stack([np.roll(z, -r, axis=0).ravel() for r in range(n)])
+
+
+def turned_probs(layers: tuple[tuple[np.ndarray, np.ndarray], ...], z: np.ndarray) -> np.ndarray:
+    """An mlp win head on ``z`` (seats × features): the mean over the seats' turns of who wins."""
+    h = turned_inputs(z)
+    for k, (w, b) in enumerate(layers):
+        h = h @ w + b
+        if k < len(layers) - 1:
+            h = np.maximum(h, 0.0)
+    h = np.exp(h - h.max(axis=1, keepdims=True))
+    q = h / h.sum(axis=1, keepdims=True)  # q[r, j]: turn r's chance that seat (r + j) mod n wins
+    n = len(z)
+    turns = np.arange(n)[:, None]
+    p = q[turns, (np.arange(n)[None, :] - turns) % n].mean(axis=0)
+    return p / p.sum()
 
 
 def _wilson(p: float, n: float, z: float = 1.96) -> tuple[float, float]:

@@ -5,9 +5,11 @@
 Games are self-play of the given bot (greedy by default) with seeds derived from ``--seed`` and the
 purpose ("train" or "calibrate"), so the held-out calibration games never share a seed with the training
 games (and benchmarks use other seeds again). Positions are taken at the first decision of every phase of
-every round; each seat's row is labelled with whether it won and its final score. scikit-learn fits a
-logistic regression (win) and a ridge regression (final score) on standardized features; the file keeps
-only numbers (JSON), the training set-up and the held-out Brier score.
+every round; each seat's row is labelled with whether it won and its final score. scikit-learn fits the win
+head on standardized features: by default (``head="mlp"``) a small neural network that reads every seat's
+features at once (turned so that each seat is first once) and says who wins, or (``head="logistic"``) one
+logistic regression per seat; and a ridge regression for the final score. The file keeps only numbers
+(JSON), the training set-up and the held-out Brier score.
 """
 
 from __future__ import annotations
@@ -26,9 +28,10 @@ from tqdm.auto import tqdm
 from ..bots import make_bot
 from ..engine.protocol import GameState, new_game
 from ..engine.rng import derive_seed
-from .model import MODEL_FORMAT, ValueModel, features_of, model_path
+from .model import MODEL_FORMAT, ValueModel, features_of, model_path, turned_inputs
 
 CHUNK = 50
+HEADS = ("mlp", "logistic")
 
 
 def sample_positions(game: str, players: int, seed: int, games: range, bot: str = "greedy",
@@ -92,13 +95,37 @@ def brier(probs: np.ndarray, won: np.ndarray, players: int) -> float:
     return float(((probs - won) ** 2).reshape(-1, players).sum(axis=1).mean())
 
 
+def _turned_training_set(xs: np.ndarray, won: np.ndarray, players: int) -> tuple[np.ndarray, np.ndarray,
+                                                                                     np.ndarray]:
+    """Inputs, labels (which turned seat won) and weights (a shared win split) for the mlp head."""
+    k = xs.shape[1]
+    blocks, wins = xs.reshape(-1, players, k), won.reshape(-1, players)
+    inputs, labels, weights = [], [], []
+    for z, w in zip(blocks, wins, strict=True):
+        turned = turned_inputs(z)
+        for r in range(players):
+            for j in range(players):
+                share = w[(r + j) % players]
+                if share > 0:
+                    inputs.append(turned[r])
+                    labels.append(j)
+                    weights.append(share)
+    return np.asarray(inputs), np.asarray(labels), np.asarray(weights)
+
+
 def train(game: str = "speicherstadt", players: int = 3, games: int = 3000, seed: int = 1, bot: str = "greedy",
           expansion: str | None = None, calibrate_games: int | None = None, processes: int | None = None,
-          progress: bool = True, out: str | Path | None = None, catalog: str | None = None) -> ValueModel:
-    """Self-play, fit, calibrate on held-out games, write the JSON file (default: the package's model path)."""
+          progress: bool = True, out: str | Path | None = None, catalog: str | None = None,
+          head: str = "mlp", hidden: int = 32) -> ValueModel:
+    """Self-play, fit, calibrate on held-out games, write the JSON file (default: the package's model path).
+
+    ``head``: ``"mlp"`` (one hidden layer of ``hidden`` units) or ``"logistic"``."""
+    if head not in HEADS:
+        raise ValueError(f"head must be one of {HEADS}, not {head!r}")
     try:
         from sklearn import __version__ as sklearn_version
         from sklearn.linear_model import LogisticRegression, Ridge
+        from sklearn.neural_network import MLPClassifier
         from sklearn.preprocessing import StandardScaler
     except ImportError:  # an optional extra: say what to install
         raise ImportError("training a value model needs scikit-learn: pip install 'speicherstadt-lab[train]'") from None
@@ -116,6 +143,16 @@ def train(game: str = "speicherstadt", players: int = 3, games: int = 3000, seed
     xs = (data["x"] - scaler.mean_) / scale
     winner = (data["won"] > 0).astype(int)
     logit = LogisticRegression(C=1.0, max_iter=2000).fit(xs, winner, sample_weight=np.where(winner, data["won"], 1))
+    layers: tuple[tuple[np.ndarray, np.ndarray], ...] = ()
+    if head == "mlp":
+        inputs, labels, weights = _turned_training_set(xs, data["won"], players)
+        net = MLPClassifier(hidden_layer_sizes=(hidden,), alpha=1e-3, max_iter=60, early_stopping=True,
+                            random_state=derive_seed(seed, "mlp") % 2**32)
+        net.fit(inputs, labels, sample_weight=weights)
+        layers = tuple((np.asarray(w), np.asarray(b)) for w, b in zip(net.coefs_, net.intercepts_, strict=True))
+        if players == 2:  # scikit-learn's binary head is one logistic unit z; softmax over (0, z) is the same
+            w, b = layers[-1]
+            layers = (*layers[:-1], (np.hstack([np.zeros_like(w), w]), np.concatenate([[0.0], b])))
     ridge = Ridge(alpha=1.0).fit(xs, data["score"])
     probe = new_game(game, players=players, seed=0, **options)
     names, _ = features_of(probe)
@@ -124,7 +161,7 @@ def train(game: str = "speicherstadt", players: int = 3, games: int = 3000, seed
         win_coef=logit.coef_[0], win_intercept=float(logit.intercept_[0]), score_coef=ridge.coef_,
         score_intercept=float(ridge.intercept_), score_std=0.0, edges=np.linspace(0, 1, 11),
         observed=np.zeros(10), count=np.zeros(10), catalog=getattr(getattr(probe, "cat", None), "digest", ""),
-        training={},
+        training={}, layers=layers,
     )
     # calibration and spread on the held-out games
     p = np.concatenate([model.win_probs(block) for block in held["x"].reshape(-1, players, len(names))])
@@ -137,7 +174,8 @@ def train(game: str = "speicherstadt", players: int = 3, games: int = 3000, seed
     by_round = {int(r): round(brier(p[held["round"] == r], won[held["round"] == r], players), 4)
                 for r in sorted(set(held["round"].astype(int)))}
     training = {
-        "bot": bot, "seed": seed, "games": games, "calibrate_games": calibrate_games or max(200, games // 5),
+        "bot": bot, "seed": seed, "games": games, "head": head, **({"hidden": hidden} if head == "mlp" else {}),
+        "calibrate_games": calibrate_games or max(200, games // 5),
         "positions": int(len(data["x"]) // players), "held_out_positions": int(len(held["x"]) // players),
         "held_out_brier": round(brier(p, won, players), 4), "held_out_brier_by_round": by_round,
         "uniform_brier": round(brier(np.full_like(p, 1 / players), won, players), 4),

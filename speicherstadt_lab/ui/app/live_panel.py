@@ -1,9 +1,10 @@
 """Live analysis, as on a chess analysis board: at every step, the position's win chances per seat and the
 mover's best three actions (expected final score and win chance after each) appear by themselves.
 
-The value model answers in about a millisecond a position, so the whole analysis takes a fraction of a
-second; it runs in its own background thread, and a new step cancels the one before. A toggle turns it off.
-The page's sign that it is done: the panel's ``.ssl-live`` element carries ``data-ply`` of the node shown.
+The win chances take tens of milliseconds (``analysis.quick_evaluate``), the value model a millisecond per
+action, so the whole analysis takes a fraction of a second; it runs in its own background thread, and a new
+step cancels the one before. A toggle turns it off. The page's sign that it is done: the panel's ``.ssl-live``
+element carries ``data-ply`` of the node shown.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 
 import pandas as pd
 
+from ...analysis import quick_evaluate
 from ...records import Node
 from ...value.model import load_model
 from .texts import TEXTS
@@ -22,11 +24,13 @@ BEST = 3  # actions shown
 
 
 def live_analysis(state: Any) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(win chances per seat, the mover's best actions) of ``state`` by the value model. The actions are
-    tried on the mover's own observation (what is hidden from it stays in canonical order), so their values
-    never use a draw the mover cannot know. Raises ValueError/FileNotFoundError without a model."""
+    """(win chances per seat, the mover's best actions) of ``state``: the win chances by the lab's quick
+    judgement (``analysis.quick_evaluate``: greedy rollouts to the next round scored by the value model),
+    the actions by the value model, tried on the mover's own observation (what is hidden from it stays in
+    canonical order), so their values never use a draw the mover cannot know. Raises
+    ValueError/FileNotFoundError without a model."""
     model = load_model(state)
-    win = model.predict(state)
+    win = model.predict(state) if state.is_over else quick_evaluate(state)
     rows = []
     mover = state.to_move
     if mover is not None:
