@@ -4,6 +4,8 @@ A :class:`GameRecord` is to this lab what a PGN game is to chess (the tree API f
 ``chess.pgn.GameNode``): the set-up with the **materialized** draw order (so a record replays the same
 even if the shuffle ever changes), and a tree of :class:`Node` s, one per decision, each with who chose
 it, a comment and annotations. The first child of a node is the main line, the others are variations.
+A *chance variation* (:meth:`Node.rearrange`) is a child that makes no decision: it keeps every public fact
+and sets the hidden, undrawn order by hand (``state.rearranged``), e.g. "what if the 4th fire had come now?".
 
 Everything goes through the state protocol (``new_game``, ``apply``, ``legal_actions``, ``events``,
 ``describe``, ``score``). The little that depends on the game (which ``new_game`` arguments recreate a
@@ -14,25 +16,28 @@ The file format is described in ``docs/record-format.md``.
 
 from __future__ import annotations
 
+import inspect
 import itertools
 import json
 import re
 from collections import OrderedDict, deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
 import pandas as pd
 
-from .engine.errors import IllegalAction, RecordError
+from .engine.errors import IllegalAction, RearrangeError, RecordError
 from .engine.errors import setup_error as _setup_error
 from .engine.protocol import GameState, get_game, new_game
 
-RECORD_FORMAT = "speicherstadt-lab/1"
-RECORD_VERSION = 1
+RECORD_FORMAT = "speicherstadt-lab/2"
+RECORD_VERSION = 2
+READ_VERSIONS = (1, 2)  # version 1: the same without chance variations
 _FORMAT_RE = re.compile(r"^speicherstadt-lab/(\d+)$")
 _TOP_FIELDS = ("format", "game", "setup", "hidden", "headers", "root", "moves")
 _NODE_FIELDS = {"action", "by", "comment", "annotations", "variations"}
+_CHANCE_FIELDS = {"chance", "by", "comment", "annotations", "variations"}
 
 By = str | dict[str, Any]
 
@@ -100,16 +105,23 @@ def _load_support(game: str) -> None:
 
 
 class Node:
-    """One decision in a record (the root: the start position). ``children[0]`` continues the main line."""
+    """One decision in a record (the root: the start position). ``children[0]`` continues the main line.
 
-    __slots__ = ("_state", "action", "actor", "annotations", "by", "children", "comment", "parent",
+    A chance node (``chance`` not None, made by :meth:`rearrange`) is no decision: ``chance`` holds the
+    hidden parts it set (JSON-ready ``state.rearranged`` arguments), ``action`` a short text for lists and
+    trees (``"~ pile: contract_a2 fire_1; bag: coffee"``), ``actor`` is None. It counts as a ply like a move.
+    """
+
+    __slots__ = ("_state", "action", "actor", "annotations", "by", "chance", "children", "comment", "parent",
                  "ply", "record")
 
     def __init__(self, record: GameRecord | None, parent: Node | None, action: str | None, by: By | None,
-                 actor: int | None, comment: str | None = None, annotations: dict[str, Any] | None = None) -> None:
+                 actor: int | None, comment: str | None = None, annotations: dict[str, Any] | None = None,
+                 chance: dict[str, Any] | None = None) -> None:
         self.record = record
         self.parent = parent
         self.action = action
+        self.chance = chance  # a chance node's rearranged hidden parts; None for a decision (and the root)
         self.by = by
         self.actor = actor  # the seat that chose the action (None at the root)
         self.comment = comment
@@ -143,13 +155,49 @@ class Node:
         state = record._state_of(self)
         text = str(state.parse_action(action))
         for child in self.children:
-            if child.action == text:
+            if child.chance is None and child.action == text:
                 return child
         _check_by(by, "by")
         if comment is not None and not isinstance(comment, str):
             raise ValueError(f"comment: must be text or None, not {type(comment).__name__}")
         new_state = state.apply(text)
         child = Node(record, self, text, _copy_by(by), state.to_move, comment)
+        self.children.append(child)
+        record._keep(child, new_state)
+        return child
+
+    def rearrange(self, by: By = "human", comment: str | None = None, **parts: Any) -> Node:
+        """A chance variation here: a child whose state is ``state.rearranged(**parts)`` (same public facts, the
+        hidden, undrawn order set by hand), e.g. ``node.rearrange(pile=["fire_1"], bag=["coffee"])`` in Die
+        Speicherstadt, ``node.rearrange(decks={"guild": [...]})`` in Packet Row. Parts given as None are left out.
+
+        An existing chance child with the same parts is returned instead (it keeps its ``by`` and comment);
+        otherwise the new child becomes the last variation. A rearrangement that does not fit the public facts
+        raises :class:`RearrangeError` naming the field, and nothing changes. Play on from the child as from any
+        node. A chance variation names hidden order, so a seat's export leaves it out (``docs/record-format.md``).
+        """
+        record = self._owner()
+        state = record._state_of(self)
+        rearranged = getattr(state, "rearranged", None)
+        if rearranged is None:
+            raise ValueError(f"rearrange: {state.game} has no hidden order to rearrange")
+        parts = {k: v for k, v in parts.items() if v is not None}
+        if not parts:
+            raise ValueError("rearrange: name at least one hidden part to set (for example pile=[...])")
+        _check_by(by, "by")
+        if comment is not None and not isinstance(comment, str):
+            raise ValueError(f"comment: must be text or None, not {type(comment).__name__}")
+        new_state = rearranged(**parts)
+        try:
+            chance = json.loads(json.dumps(parts))  # JSON-ready as saved (tuples as lists, keys as texts)
+        except (TypeError, ValueError) as e:
+            raise ValueError(f"rearrange: the parts must be plain JSON data (lists, objects, texts): {e}") from None
+        for child in self.children:
+            if child.chance == chance:
+                return child
+        if rearranged(**chance).to_dict() != new_state.to_dict():  # what a file replays must be this state
+            raise ValueError(f"rearrange: the parts {chance} do not survive a JSON round trip unchanged")
+        child = Node(record, self, chance_text(chance), _copy_by(by), None, comment, chance=chance)
         self.children.append(child)
         record._keep(child, new_state)
         return child
@@ -188,7 +236,22 @@ class Node:
     def __repr__(self) -> str:
         if self.parent is None:
             return "<Node root>"
+        if self.chance is not None:
+            return f"<Node ply {self.ply} chance: {self.action!r}>"
         return f"<Node ply {self.ply} seat {self.actor}: {self.action!r}>"
+
+
+def chance_text(chance: dict[str, Any]) -> str:
+    """The short text of a chance node: ``"~ pile: a b; bag: coffee"``, ``"~ decks: guild x y; contracts: 1 z"``."""
+
+    def part(v: Any) -> str:
+        if isinstance(v, dict):
+            return ", ".join(f"{k} {part(x)}" for k, x in v.items()) or "-"
+        if isinstance(v, list):
+            return " ".join(part(x) for x in v) or "-"
+        return str(v)
+
+    return "~ " + "; ".join(f"{k}: {part(v)}" for k, v in chance.items())
 
 
 def _check_by(by: Any, where: str) -> None:
@@ -277,8 +340,11 @@ class GameRecord:
             n = n.parent
         state = n._state if n._state is not None else self._lru[n]
         for m in reversed(chain):
-            assert m.action is not None
-            state = state.apply(m.action)
+            if m.chance is not None:
+                state = state.rearranged(**m.chance)  # type: ignore[attr-defined]
+            else:
+                assert m.action is not None
+                state = state.apply(m.action)
             self._keep(m, state)
         return state
 
@@ -380,18 +446,24 @@ class GameRecord:
     # -- JSON ---------------------------------------------------------------------------------------
 
     def to_dict(self, as_seat: int | None = None) -> dict[str, Any]:
-        """The record as JSON-ready data; ``as_seat=k``: without the hidden order k never saw."""
+        """The record as JSON-ready data; ``as_seat=k``: without the hidden order k never saw (and without the
+        chance variations, which name hidden order; see ``docs/record-format.md``)."""
         setup = dict(self._setup)
         hidden = self.hidden
         seed = self.seed
         support = _support(self.game)
+        # An export of a full record leaves the chance variations out: they name the true hidden order. A record
+        # that is already an observation keeps them (they rearrange its placeholder order and reveal nothing).
+        export = as_seat is not None and hidden is None
+        keep = _no_chance if export else _any_node
         if as_seat is not None or hidden is not None:
             n = self.initial.n_players
             if as_seat is not None and (not isinstance(as_seat, int) or isinstance(as_seat, bool)
                                         or not 0 <= as_seat < n):
                 raise ValueError(f"as_seat: must be a seat 0..{n - 1}, not {as_seat!r}")
             if hidden is None:
-                seen = support.reveal(setup, (nd.state for nd in self.nodes()), as_seat)  # type: ignore[arg-type]
+                seen = support.reveal(setup, (nd.state for nd in _kept_nodes(self.root, keep)),
+                                      as_seat)  # type: ignore[arg-type]
             else:
                 seen = {k: v for k, v in hidden.items() if k != "seat"}
             hidden = {"seat": as_seat if as_seat is not None else hidden["seat"], **seen}  # type: ignore[index]
@@ -405,7 +477,7 @@ class GameRecord:
             "hidden": json.loads(json.dumps(hidden)) if hidden is not None else None,
             "headers": dict(self.headers),
             "root": {"comment": self.root.comment, "annotations": self.root.annotations},
-            "moves": _write_line(self.root.children[0]) if self.root.children else [],
+            "moves": _write_children(self.root, keep),
         }
 
     def to_json(self, as_seat: int | None = None, pretty: bool = False) -> str:
@@ -451,9 +523,10 @@ class GameRecord:
         m = _FORMAT_RE.match(fmt) if isinstance(fmt, str) else None
         if m is None:
             raise RecordError(f"record field 'format': not a speicherstadt-lab record ({fmt!r})")
-        if int(m.group(1)) != RECORD_VERSION:
-            raise RecordError(f"record field 'format': version {m.group(1)} is not one this lab reads "
-                              f"({RECORD_FORMAT!r})")
+        version = int(m.group(1))
+        if version not in READ_VERSIONS:
+            known = ", ".join(f"'speicherstadt-lab/{v}'" for v in READ_VERSIONS)
+            raise RecordError(f"record field 'format': version {m.group(1)} is not one this lab reads ({known})")
         for key in _TOP_FIELDS:
             if key not in data:
                 raise RecordError(f"record field '{key}' is missing")
@@ -516,7 +589,7 @@ class GameRecord:
         moves = data["moves"]
         if not isinstance(moves, list):
             raise RecordError("record field 'moves' has the wrong type (must be a list)")
-        _read_tree(record, moves)
+        _read_tree(record, moves, version)
         return record
 
     # -- tables -------------------------------------------------------------------------------------
@@ -529,7 +602,9 @@ class GameRecord:
         figures (its record support's ``seat_row``: name, coins, track, cards, goods for both shipped games),
         projected (``state.score(seat)``: the score if the game ended now).
         A round-end row shows the position right after the transition that paid the income: its
-        ``round`` is the round that ended (the position may already show the next round's cards).
+        ``round`` is the round that ended (the position may already show the next round's cards). A chance
+        node is a step row like a move (``action`` its ``~ ...`` text, ``actor`` missing): its public figures are
+        those of the position before it.
         """
         support = _support(self.game)
         path = self.path_to(node if node is not None else self.end())
@@ -564,13 +639,16 @@ class GameRecord:
 
         Columns: ply, round, phase, action, actor, key, text (in ``lang``), args. ``round`` and
         ``phase`` are those in which the action was taken; an event that starts a round (its args
-        hold ``round``) moves ``round`` on for the events after it.
+        hold ``round``) moves ``round`` on for the events after it. A chance node adds no events.
         """
         path = self.path_to(node if node is not None else self.end())
         rows: list[dict[str, Any]] = []
         prev: GameState | None = None
         for nd in path:
             st = nd.state
+            if nd.chance is not None:  # no transition: the state keeps the events of the move before it
+                prev = st
+                continue
             ref = prev if prev is not None else st
             rnd, phase = ref.round, ref.phase
             if prev is None:
@@ -591,7 +669,9 @@ class GameRecord:
 
 
 def _node_dict(node: Node) -> dict[str, Any]:
-    d: dict[str, Any] = {"action": node.action, "by": _copy_by(node.by)}  # type: ignore[arg-type]
+    by = _copy_by(node.by)  # type: ignore[arg-type]
+    d: dict[str, Any] = ({"action": node.action, "by": by} if node.chance is None
+                         else {"chance": json.loads(json.dumps(node.chance)), "by": by})
     if node.comment is not None:
         d["comment"] = node.comment
     if node.annotations:
@@ -599,18 +679,44 @@ def _node_dict(node: Node) -> dict[str, Any]:
     return d
 
 
-def _write_line(first: Node) -> list[dict[str, Any]]:
-    """``first`` and its main continuation; each node lists its siblings as variations (like PGN)."""
+def _any_node(node: Node) -> bool:
+    return True
+
+
+def _no_chance(node: Node) -> bool:
+    return node.chance is None
+
+
+def _kept_nodes(root: Node, keep: Callable[[Node], bool]) -> list[Node]:
+    """The nodes reached from ``root`` through nodes that ``keep`` accepts (depth-first, main line first)."""
+    out: list[Node] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        out.append(node)
+        stack.extend(reversed([c for c in node.children if keep(c)]))
+    return out
+
+
+def _write_children(parent: Node, keep: Callable[[Node], bool]) -> list[dict[str, Any]]:
+    """The line that continues at ``parent`` (its first kept child on; empty when none is kept)."""
+    kids = [c for c in parent.children if keep(c)]
+    return _write_line(kids[0], keep, kids[1:]) if kids else []
+
+
+def _write_line(first: Node, keep: Callable[[Node], bool], siblings: Sequence[Node] = ()) -> list[dict[str, Any]]:
+    """``first`` and its main continuation (the first kept child each time); a node that has kept siblings
+    lists them as its variations (like PGN)."""
     line: list[dict[str, Any]] = []
     node: Node | None = first
+    alternatives = list(siblings)
     while node is not None:
         d = _node_dict(node)
-        parent = node.parent
-        assert parent is not None
-        if parent.children[0] is node and len(parent.children) > 1:
-            d["variations"] = [_write_line(sib) for sib in parent.children[1:]]
+        if alternatives:
+            d["variations"] = [_write_line(sib, keep) for sib in alternatives]
         line.append(d)
-        node = node.next()
+        kids = [c for c in node.children if keep(c)]
+        node, alternatives = (kids[0], kids[1:]) if kids else (None, [])
     return line
 
 
@@ -637,8 +743,10 @@ def _check_annotations(annotations: Any, where: str) -> dict[str, Any]:
     return annotations
 
 
-def _read_tree(record: GameRecord, moves: list[Any]) -> None:
-    """Replay every line into ``record``, checking each node; raises :class:`RecordError` naming the node."""
+def _read_tree(record: GameRecord, moves: list[Any], version: int = RECORD_VERSION) -> None:
+    """Replay every line into ``record``, checking each node; raises :class:`RecordError` naming the node.
+
+    A version 1 file has no chance nodes (a ``chance`` field there is an unknown field, as it was)."""
     tasks: deque[tuple[Node, list[Any], str, bool]] = deque([(record.root, moves, "moves", False)])
     while tasks:
         parent, line, where, is_variation = tasks.popleft()
@@ -649,11 +757,14 @@ def _read_tree(record: GameRecord, moves: list[Any]) -> None:
             at = f"{where}[{i}]"
             if not isinstance(obj, dict):
                 raise RecordError(f"record field '{at}': must be an object")
-            unknown = set(obj) - _NODE_FIELDS
+            is_chance = version >= 2 and "chance" in obj
+            if is_chance and "action" in obj:
+                raise RecordError(f"record field '{at}': a move has either 'action' or 'chance', not both")
+            unknown = set(obj) - (_CHANCE_FIELDS if is_chance else _NODE_FIELDS)
             if unknown:
                 raise RecordError(f"record field '{at}': unknown field(s) {sorted(unknown)}")
             action = obj.get("action")
-            if not isinstance(action, str):
+            if not is_chance and not isinstance(action, str):
                 raise RecordError(f"record field '{at}.action': must be text")
             by = obj.get("by", "human")
             try:
@@ -670,21 +781,57 @@ def _read_tree(record: GameRecord, moves: list[Any]) -> None:
                 raise RecordError(f"record field '{at}.variations': the first move of a variation cannot have "
                                   "variations (list them with the main move)")
             state = record._state_of(node)
-            try:
-                text = str(state.parse_action(action))
-                new_state = state.apply(text)
-            except IllegalAction as e:
-                raise RecordError(f"record field '{at}.action': {action!r} is illegal at ply {node.ply + 1} "
-                                  f"(rule {e.rule}): {e}") from None
-            if any(c.action == text for c in node.children):
-                raise RecordError(f"record field '{at}.action': {text!r} appears twice among the variations "
-                                  f"at ply {node.ply + 1}")
-            child = Node(record, node, text, _copy_by(by), state.to_move, comment, annotations)
+            if is_chance:
+                chance, new_state = _read_chance(state, obj["chance"], f"{at}.chance", node.ply + 1)
+                if any(c.chance == chance for c in node.children):
+                    raise RecordError(f"record field '{at}.chance': the same chance variation appears twice at "
+                                      f"ply {node.ply + 1}")
+                child = Node(record, node, chance_text(chance), _copy_by(by), None, comment, annotations,
+                             chance=chance)
+            else:
+                try:
+                    text = str(state.parse_action(action))
+                    new_state = state.apply(text)
+                except IllegalAction as e:
+                    raise RecordError(f"record field '{at}.action': {action!r} is illegal at ply {node.ply + 1} "
+                                      f"(rule {e.rule}): {e}") from None
+                if any(c.chance is None and c.action == text for c in node.children):
+                    raise RecordError(f"record field '{at}.action': {text!r} appears twice among the variations "
+                                      f"at ply {node.ply + 1}")
+                child = Node(record, node, text, _copy_by(by), state.to_move, comment, annotations)
             node.children.append(child)
             record._keep(child, new_state)
             for k, var in enumerate(variations):
                 tasks.append((node, var, f"{at}.variations[{k}]", True))
             node = child
+
+
+def _read_chance(state: GameState, chance: Any, at: str, ply: int) -> tuple[dict[str, Any], GameState]:
+    """A chance entry checked and replayed: (its parts, the rearranged state); else a RecordError naming the
+    field inside it (``moves[5].chance.pile[0]``)."""
+    rearranged = getattr(state, "rearranged", None)
+    if rearranged is None:
+        raise RecordError(f"record field '{at}': {state.game} has no hidden order to rearrange")
+    if not isinstance(chance, dict) or not chance:
+        raise RecordError(f"record field '{at}': must be an object of the hidden parts set (for example "
+                          "{\"pile\": [...]})")
+    for key, value in chance.items():
+        if value is None:
+            raise RecordError(f"record field '{at}.{key}': must not be null (leave out a part that stays)")
+    params = inspect.signature(rearranged).parameters
+    names = [n for n, p in params.items() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+    if not any(p.kind == p.VAR_KEYWORD for p in params.values()):
+        for key in chance:
+            if key not in names:
+                raise RecordError(f"record field '{at}.{key}': not a hidden part of {state.game} "
+                                  f"(its parts are {', '.join(names)})")
+    try:
+        new_state = rearranged(**chance)
+    except RearrangeError as e:
+        raise RecordError(f"record field '{at}.{e.field}': {e.detail} (at ply {ply})") from None
+    except (TypeError, ValueError) as e:
+        raise RecordError(f"record field '{at}': {e} (at ply {ply})") from None
+    return json.loads(json.dumps(chance)), new_state
 
 
 def record_game(state: GameState, bots: Sequence[Any], max_steps: int = 10_000,
@@ -697,7 +844,8 @@ def record_game(state: GameState, bots: Sequence[Any], max_steps: int = 10_000,
     return record
 
 
-__all__ = ["RECORD_FORMAT", "GameRecord", "Node", "RecordSupport", "record_game", "register_record_support"]
+__all__ = ["RECORD_FORMAT", "GameRecord", "Node", "RecordSupport", "chance_text", "record_game",
+           "register_record_support"]
 
 
 def __getattr__(name: str) -> Any:

@@ -175,7 +175,7 @@ def review(record: GameRecord, rollouts: int = DEFAULT_ROLLOUTS, bot: Any = None
     loses (win chance and points after the chosen and the best move, on the mover's observation) and the luck
     of each supply (the model after it against its mean over the draws that could have come), without noise.
     Fair mode throughout: no rollout knows the hidden order. The results are also written into the record's
-    annotations.
+    annotations. A chance node on the line (``Node.rearrange``) is no decision and is not reviewed.
     """
     if not isinstance(rollouts, int) or rollouts < 2:
         raise ValueError(f"rollouts: must be a whole number ≥ 2, not {rollouts!r}")
@@ -188,7 +188,7 @@ def review(record: GameRecord, rollouts: int = DEFAULT_ROLLOUTS, bot: Any = None
         if not any(nd is since for nd in path):
             raise ValueError(f"since: {since!r} is not on the line reviewed")
         first = since.ply
-    decisions = [nd for nd in path[1:] if nd.ply > first]
+    decisions = [nd for nd in path[1:] if nd.ply > first and nd.chance is None]  # a chance node decides nothing
     jobs: list[tuple[Any, ...]] = [("decision", _before(nd).to_json(), rollouts, bot, seed, value, nd.action)
                                    for nd in decisions]
     supplies = [(r, k, j) for r, k, j in _supplies(path) if k > first or (k == 0 and since is None)] if luck else []

@@ -249,7 +249,7 @@ def test_round_trip_is_exact(full_game: GameRecord, tmp_path: Any) -> None:
     assert loaded == full_game and tree_facts(loaded) == tree_facts(full_game)
     assert loaded.end().state == full_game.end().state
     data = json.loads(path.read_text(encoding="utf-8"))
-    assert data["format"] == RECORD_FORMAT == "speicherstadt-lab/1"
+    assert data["format"] == RECORD_FORMAT == "speicherstadt-lab/2"
     assert list(data) == ["format", "game", "setup", "hidden", "headers", "root", "moves"]
     lines = path.read_text(encoding="utf-8").splitlines()
     assert len(lines) == 10 + len(full_game.mainline()) - 1  # braces, 6 fields, one line per main-line move
@@ -306,7 +306,7 @@ def _swap_deck(d: Any) -> None:
 
 MALFORMED = [
     ("format", _setitem(["format"], "chess/pgn"), "'format'"),
-    ("version", _setitem(["format"], "speicherstadt-lab/2"), "version 2"),
+    ("version", _setitem(["format"], "speicherstadt-lab/3"), "version 3"),
     ("game", _setitem(["game"], "go"), "'game': unknown game 'go'"),
     ("missing setup", _delitem(["setup"]), "'setup' is missing"),
     ("missing moves", _delitem(["moves"]), "'moves' is missing"),

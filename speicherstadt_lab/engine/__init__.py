@@ -4,7 +4,7 @@ Nothing here imports a UI library; games live in ``speicherstadt_lab.games``.
 """
 
 from .actions import Action
-from .errors import CatalogError, IllegalAction, RecordError
+from .errors import CatalogError, IllegalAction, RearrangeError, RecordError
 from .events import Event
 from .protocol import (
     GameInfo,
@@ -28,6 +28,7 @@ __all__ = [
     "GameState",
     "IllegalAction",
     "Metric",
+    "RearrangeError",
     "RecordError",
     "Rng",
     "Variant",

@@ -3,10 +3,10 @@
 It plays random playouts with explicit seeds and, after every step, checks what the state protocol
 promises: the game's own invariants, at least two legal actions at every decision, every legal action
 applies, ``apply`` never changes the state it is called on, a lossless JSON round trip that plays on
-identically, views that are JSON-ready and free of hidden orders, ``observe``/``determinize`` that keep
-the public facts, no position repeated (a repeat means an endless line of play), determinism for equal
-seeds, refusal of actions that are not legal (with ``IllegalAction``, state unchanged), and the game's
-own end-of-game checks.
+identically, views that are JSON-ready and free of hidden orders, ``observe``/``determinize`` (and
+``rearranged``, where a game has it) that keep the public facts, no position repeated (a repeat means an
+endless line of play), determinism for equal seeds, refusal of actions that are not legal (with
+``IllegalAction``, state unchanged), and the game's own end-of-game checks.
 
 A game plugs in through a :class:`ConformanceAdapter`. :func:`get_adapter` finds it through the game's
 plugin (its "conformance" capability), so the engine core imports no game.
@@ -43,6 +43,7 @@ CHECKS = (
     "view",  # view(seat) is JSON-ready, hides the hidden orders and ignores them
     "observe",  # observe(seat) keeps the public facts and the legal actions, reveals nothing hidden
     "determinize",  # determinize(seed) keeps the public facts, is reproducible and plays on
+    "rearrange",  # rearranged(...) keeps the public facts and the state it is called on, and plays on (if offered)
     "events",  # every event of a transition renders in every language
     "repetition",  # no position occurs twice in a playout
     "refusal",  # candidate actions that are not legal raise IllegalAction (full runs only)
@@ -83,7 +84,9 @@ class ConformanceAdapter:
     that, so the refusal check cannot quietly miss a verb). ``hidden_sequences(state)`` lists the
     sequences whose order is secret, as they appear in JSON; ``public(state, seat)`` is what must
     not change when hidden information is resampled; ``position(state)`` identifies a position for
-    the repetition check.
+    the repetition check. ``rearrangement(state, seed)``: keyword arguments of a legal ``state.rearranged``
+    call that moves the hidden order (e.g. the order of ``determinize(seed)``); None for a game that has no
+    ``rearranged`` (the check is then left out).
     """
 
     game: str
@@ -96,6 +99,7 @@ class ConformanceAdapter:
     hidden_sequences: Callable[[GameState], list[list[Any]]] = _no_hidden
     public: Callable[[GameState, int | None], Any] = _default_public
     position: Callable[[GameState], str] = _default_position
+    rearrangement: Callable[[GameState, int], dict[str, Any]] | None = None
     max_decisions: int = 20_000
 
 
@@ -154,6 +158,11 @@ def playout_actions(adapter: ConformanceAdapter, players: int, seed: int) -> tup
         actions.append(text)
         state = state.apply(text)
     return actions, state
+
+
+def _short(obj: Any) -> str:
+    text = repr(obj)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def _first_diff(a: Sequence[str], b: Sequence[str]) -> int:
@@ -378,6 +387,42 @@ class _Checker:
             self.report.determinize_changed += 1
         return d
 
+    def rearrange(self, s: GameState, legal: list[Action], det_seed: int, seats: Sequence[int | None],
+                  before: str) -> None:
+        """A chance variation keeps the public facts of ``seats``, the seat to move and the legal actions, leaves
+        the state it came from unchanged, and plays on."""
+        make = self.a.rearrangement
+        rearranged = getattr(s, "rearranged", None)  # an optional member of the protocol
+        if not self.on("rearrange") or make is None or rearranged is None:
+            return
+        before = before or s.to_json()
+        parts = make(s, det_seed)
+        try:
+            r = rearranged(**parts)
+        except Exception as e:
+            self.fail("rearrange", f"rearranged({_short(parts)}) raised {type(e).__name__}: {e}")
+        self.expect("rearrange", s.to_json() == before, "rearranged changed the state it was called on")
+        self.invariants(r, "rearranged")
+        self.expect("rearrange", r is not s and getattr(r, "observer", None) is None,
+                    "rearranged returned the same object or an observation")
+        for seat in seats:
+            self.expect("rearrange", self.a.public(r, seat) == self.a.public(s, seat),
+                        f"rearranged changes the public facts of view({seat})")
+        self.expect("rearrange", r.to_move == s.to_move, "rearranged has another seat to move")
+        self.expect("rearrange", [str(x) for x in r.legal_actions()] == [str(x) for x in legal],
+                    "rearranged has other legal actions")
+        hidden_parts = getattr(r, "hidden_parts", None)
+        if hidden_parts is not None:
+            try:
+                json.dumps(hidden_parts())
+            except (TypeError, ValueError) as e:
+                self.fail("rearrange", f"hidden_parts() is not JSON-ready: {e}")
+        if self.action is not None:
+            try:
+                r.apply(self.action)
+            except Exception as e:
+                self.fail("rearrange", f"the rearranged state refuses the action: {e}")
+
     def events(self, s: GameState) -> None:
         if not self.on("events"):
             return
@@ -466,6 +511,9 @@ class _Checker:
                 det = self.determinize(s, legal, det_seed)
                 seats: list[int | None] = [*range(s.n_players), None] if self.full else [self.step % s.n_players]
                 self.view(s, seats, hidden, det)
+            if a.rearrangement is not None and self.on("rearrange"):
+                looked: list[int | None] = [*range(s.n_players), None] if self.full else [self.step % s.n_players, None]
+                self.rearrange(s, legal, det_seed, looked, before)
             watchers = range(s.n_players) if self.full else ([] if s.to_move is None else [s.to_move])
             for seat in watchers:
                 self.observe(s, seat, legal, det_seed)

@@ -30,6 +30,19 @@ class CatalogError(ValueError):
     """A card catalogue file that is malformed; the message names the card and field."""
 
 
+class RearrangeError(ValueError):
+    """A rearrangement of the hidden order (``state.rearranged``) that does not fit the public facts.
+
+    ``field`` names the part at fault as the caller wrote it (``"pile[2]"``, ``"bag[0]"``, ``"decks.guild[1]"``,
+    ``"contracts[1]"``), ``detail`` says why; ``str(err)`` is ``"<field>: <detail>"``. The state is unchanged.
+    """
+
+    def __init__(self, field: str, detail: str) -> None:
+        super().__init__(f"{field}: {detail}")
+        self.field = field
+        self.detail = detail
+
+
 class RecordError(ValueError):
     """A game record or state file that is malformed or tampered with; names the field."""
 
@@ -43,3 +56,20 @@ def setup_error(e: Exception) -> RecordError:
     if key.isidentifier():
         return RecordError(f"record field 'setup.{key}': {text.split(':', 1)[1].strip()}")
     return RecordError(f"record field 'setup': {text}")
+
+
+def _shown(x: Any) -> str:
+    """A value for an error message: its type and a short repr."""
+    text = repr(x)
+    return f"{type(x).__name__} {text if len(text) <= 60 else text[:57] + '...'}"
+
+
+def rearrange_texts(value: Any, field: str, what: str) -> list[str]:
+    """``value`` as a list of texts for ``state.rearranged`` (a list or tuple of ``what``: card ids, goods);
+    otherwise a :class:`RearrangeError` naming ``field`` or the item at fault (``field[k]``)."""
+    if not isinstance(value, list | tuple):
+        raise RearrangeError(field, f"must be a list of {what}, not {_shown(value)}")
+    for k, x in enumerate(value):
+        if not isinstance(x, str):
+            raise RearrangeError(f"{field}[{k}]", f"must be one of the {what} (text), not {_shown(x)}")
+    return list(value)

@@ -100,6 +100,14 @@ def public(state: State, seat: int | None) -> dict[str, Any]:
     return state.view(seat)
 
 
+def rearrangement(state: State, seed: int) -> dict[str, Any]:
+    """A legal ``rearranged`` call for the harness: every deck in the order of ``determinize(seed)`` (the
+    secret starting contracts stay: rearranging them changes what their holders see)."""
+    d = state.determinize(seed)
+    ids = d.nt.ids
+    return {"decks": {name: [ids[c] for c in d.decks[b]] for b, name in enumerate(BOARDS)}}
+
+
 def transition_checks(before: State, action: str, after: State) -> list[str]:
     """Round moves on by at most one and never back; decks only shrink; unfillable boards stay unfillable."""
     problems: list[str] = []
@@ -153,5 +161,6 @@ def conformance_adapter() -> ConformanceAdapter:
         transition_checks=transition_checks,
         hidden_sequences=hidden_sequences,
         public=public,
+        rearrangement=rearrangement,
         max_decisions=5_000,
     )

@@ -18,11 +18,12 @@ from __future__ import annotations
 import itertools
 import zlib
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...engine.actions import Action
 from ...engine.datafiles import JsonState
-from ...engine.errors import IllegalAction
+from ...engine.errors import IllegalAction, RearrangeError, rearrange_texts
 from ...engine.events import Event
 from ...engine.events import make_event as _ev
 from ...engine.i18n import load_messages, messages
@@ -834,6 +835,155 @@ class State(JsonState):
         new.observer = None
         new._legal = self._legal if keeps_mover else None
         return new
+
+    def rearranged(self, decks: Mapping[Any, Sequence[str]] | None = None,
+                   contracts: Mapping[Any, str] | None = None) -> State:
+        """The same position with hidden parts set by hand (a *chance variation*); this state is unchanged.
+
+        ``decks``: per deck (a board name ``"guild"``, ``"docks"``, ``"market"``, ``"bank"``, or its index 0-3,
+        also as text), the card ids that come next from it, top first (a prefix, or the whole deck); the other
+        cards follow in their order. With two players the removed cards belong to the deck's hidden pool: a
+        named card may come from them, and the deck's last unnamed card is then removed in its place.
+        ``contracts``: ``{seat: starting contract id}`` for seats that still hold a secret starting contract; the
+        contract must be one of the secret ones (the unused ones or another secret holder's). A holder not named
+        keeps its contract unless it was given away, and then takes the first unused one left. This changes what
+        that seat knows, so its own ``view`` changes; every other view stays.
+
+        Errors raise :class:`RearrangeError` naming the field (``decks.guild[2]``, ``contracts[1]``). On an
+        observation (from ``observe``) the result is a full state (``observer`` None), as from ``determinize``;
+        the observer's own starting contract is then known and cannot be rearranged.
+        """
+        new_decks, new_removed = list(self.decks), list(self.removed)
+        if decks is not None:
+            if not isinstance(decks, Mapping):
+                raise RearrangeError("decks", f"must be an object {{deck: [card ids]}}, not {type(decks).__name__}")
+            done: set[int] = set()
+            for key, cards in decks.items():
+                b = self._deck_of(key)
+                if b in done:
+                    raise RearrangeError(f"decks.{BOARDS[b]}", "the deck is named twice")
+                done.add(b)
+                new_decks[b], new_removed[b] = self._rearranged_deck(b, cards)
+        deal: list[int] | None = None
+        holders = self._secret_holders(self.observer)
+        if contracts is not None:
+            deal = self._rearranged_contracts(holders, contracts)
+        new = self._clone()
+        new.events = self.events
+        new.last_action = self.last_action
+        new.decks, new.removed = tuple(new_decks), tuple(new_removed)
+        if deal is not None:
+            new._deal_secrets(holders, deal)
+        keeps_mover = deal is None and (self.observer is None or self.observer == self.to_move)
+        new.observer = None
+        new._legal = self._legal if keeps_mover else None
+        return new
+
+    def _deck_of(self, key: Any) -> int:
+        """A deck's index from its board name or index (JSON object keys are texts: "0" too)."""
+        if isinstance(key, str) and key in self.nt.board_index:
+            return self.nt.board_index[key]
+        if isinstance(key, str) and key.isdigit():
+            key = int(key)
+        if isinstance(key, int) and not isinstance(key, bool) and 0 <= key < len(BOARDS):
+            return key
+        raise RearrangeError(f"decks.{key}", f"unknown deck {key!r}; decks are {', '.join(BOARDS)} (or 0-3)")
+
+    def _rearranged_deck(self, b: int, cards: Any) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """(deck, removed) of board ``b`` with ``cards`` on top (checked); the rest of the pool after them."""
+        field = f"decks.{BOARDS[b]}"
+        names = rearrange_texts(cards, field, "card ids")
+        deck, pool = self.decks[b], [*self.decks[b], *self.removed[b]]
+        left = Counter(pool)
+        first: list[int] = []
+        for k, cid in enumerate(names):
+            at = f"{field}[{k}]"
+            if k >= len(deck):
+                raise RearrangeError(at, f"the {BOARDS[b]} deck holds only {len(deck)} card(s)")
+            c = self.nt.index.get(cid, -1)
+            if c < 0:
+                raise RearrangeError(at, f"unknown card id {cid!r}")
+            if not left[c]:
+                have = pool.count(c)
+                raise RearrangeError(at, f"card {cid!r} is not in the {BOARDS[b]} deck" if not have else
+                                     f"card {cid!r} is named {first.count(c) + 1} times so far, but the "
+                                     f"{BOARDS[b]} deck holds only {have}")
+            left[c] -= 1
+            first.append(c)
+        skip = Counter(first)
+        rest = []
+        for c in pool:
+            if skip[c]:
+                skip[c] -= 1
+            else:
+                rest.append(c)
+        cut = len(deck) - len(first)
+        return (*first, *rest[:cut]), tuple(rest[cut:])
+
+    def _rearranged_contracts(self, holders: list[int], contracts: Any) -> list[int]:
+        """The new secret deal for ``holders`` (their contracts in seat order, then the unused ones), checked."""
+        if not isinstance(contracts, Mapping):
+            raise RearrangeError("contracts", f"must be an object {{seat: starting contract id}}, not "
+                                              f"{type(contracts).__name__}")
+        nt = self.nt
+        pool = self._secret_pool(holders)
+        left = Counter(pool)
+        given: dict[int, int] = {}
+        for key, cid in contracts.items():
+            seat = int(key) if isinstance(key, str) and key.isdigit() else key
+            if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.n_players:
+                raise RearrangeError(f"contracts[{key}]", f"not a seat 0..{self.n_players - 1}")
+            at = f"contracts[{seat}]"
+            if seat in given:
+                raise RearrangeError(at, "the seat is named twice")
+            if seat not in holders:
+                why = ("the hands are shown" if self.revealed else "seat is the observer: its contract is known"
+                       if seat == self.observer else "it fulfilled it")
+                raise RearrangeError(at, f"seat {seat} holds no secret starting contract ({why})")
+            if not isinstance(cid, str):
+                raise RearrangeError(at, f"must be a starting contract id (text), not {type(cid).__name__}")
+            c = nt.index.get(cid, -1)
+            if c < 0 or not nt.start[c]:
+                raise RearrangeError(at, f"{cid!r} is not a starting contract")
+            if not left[c]:
+                raise RearrangeError(at, f"{cid!r} is not among the secret starting contracts (unused or held "
+                                         "by a seat whose contract is secret)" if c not in pool else
+                                     f"{cid!r} is already given to another seat")
+            left[c] -= 1
+            given[seat] = c
+        start = nt.start
+        own = {i: next(c for c in self.seats[i].hand if start[c]) for i in holders}
+        for i in holders:
+            if i not in given and left[own[i]]:
+                left[own[i]] -= 1
+                given[i] = own[i]
+        spare = []
+        for c in pool:  # the unused ones first, in their order
+            if left[c]:
+                left[c] -= 1
+                spare.append(c)
+        for i in holders:
+            if i not in given:
+                given[i] = spare.pop(0)
+        return [*(given[i] for i in holders), *spare]
+
+    def hidden_parts(self) -> dict[str, Any]:
+        """What is still to come and can be rearranged (``rearranged``), JSON-ready, in the current order:
+        ``decks`` (per board, top first), ``removed`` (the two-player removed cards: part of each deck's pool),
+        ``contracts`` ({seat as text: its secret starting contract}) and ``box`` (the unused starting contracts).
+
+        This REVEALS the hidden order and the secret contracts (for analysis; never to a bot or in play). On an
+        observation it shows the observation's placeholders, which reveal nothing.
+        """
+        ids = self.nt.ids
+        holders = self._secret_holders(self.observer)
+        start = self.nt.start
+        return {
+            "decks": {name: [ids[c] for c in self.decks[b]] for b, name in enumerate(BOARDS)},
+            "removed": {name: [ids[c] for c in self.removed[b]] for b, name in enumerate(BOARDS)},
+            "contracts": {str(i): next(ids[c] for c in self.seats[i].hand if start[c]) for i in holders},
+            "box": [ids[c] for c in self.box],
+        }
 
     def observe(self, seat: int | None) -> State:
         """The state as ``seat`` sees it (``None``: a spectator), hidden parts replaced by a canonical placeholder.

@@ -1,8 +1,8 @@
 """Die Speicherstadt's adapter for the conformance harness (:mod:`speicherstadt_lab.engine.conformance`).
 
 Supplies the invariants, the candidate actions (every verb with every argument combination over the goods,
-plus malformed text), the hidden sequences (pile and bag order), the public facts, the per-transition
-and the end-of-game checks. Imported lazily by ``get_adapter("speicherstadt")``.
+plus malformed text), the hidden sequences (pile and bag order), the public facts, a chance variation to
+check, the per-transition and the end-of-game checks. Imported lazily by ``get_adapter("speicherstadt")``.
 """
 
 from __future__ import annotations
@@ -111,6 +111,12 @@ def public(state: State, seat: int | None) -> dict[str, Any]:
     return v
 
 
+def rearrangement(state: State, seed: int) -> dict[str, Any]:
+    """A legal ``rearranged`` call for the harness: the whole pile and bag in the order of ``determinize(seed)``."""
+    d = state.determinize(seed)
+    return {"pile": [d.cat.cards[c].id for c in d.pile], "bag": [d.goods[g] for g in d.bag]}
+
+
 def _progress(state: State) -> tuple[int, int]:
     """(round, step) that only grows: with Kaispeicher a fire decision during a round's supply comes before
     its demand; the fires after the last round come after its loading."""
@@ -174,5 +180,6 @@ def conformance_adapter(expansion: str | None = None) -> ConformanceAdapter:
         transition_checks=transition_checks,
         hidden_sequences=hidden_sequences,
         public=public,
+        rearrangement=rearrangement,
         max_decisions=20_000,
     )

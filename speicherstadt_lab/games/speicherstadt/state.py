@@ -11,12 +11,13 @@ from __future__ import annotations
 import itertools
 import zlib
 from collections import Counter
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
 from ...engine.actions import Action, normalize
 from ...engine.datafiles import JsonState
-from ...engine.errors import IllegalAction
+from ...engine.errors import IllegalAction, RearrangeError, rearrange_texts
 from ...engine.events import Event
 from ...engine.events import make_event as _ev
 from ...engine.i18n import load_messages, messages
@@ -1093,6 +1094,96 @@ class State(JsonState):
         rng.shuffle(bag)
         new.bag = tuple(bag)
         return new
+
+    def rearranged(self, pile: Sequence[str] | None = None, bag: Sequence[str] | None = None) -> State:
+        """The same position with the hidden, undrawn order set by hand: a *chance variation* ("what if the
+        4th fire had come a round earlier?"). Every public fact stays (the pile's season sequence and its and the
+        bag's multisets); this state is unchanged.
+
+        ``pile``: card ids of the next cards of the draw pile, top first (a prefix, or the whole pile); the
+        other cards follow in their current order, each season's in its own positions. A card keeps to its
+        season's positions (the order of the seasons is public; the bottom card, the last fire alone in its
+        season, never moves). ``bag``: the next goods drawn from the bag, in order; the rest follow in their
+        current order. A card not in the pile, a card named twice, a card where another season's card lies, a
+        good more often than the bag holds it, or a wrong type raise :class:`RearrangeError` naming the field
+        (``pile[2]``, ``bag[0]``). On an observation (from ``observe``) the result is a full state (``observer``
+        None), as from ``determinize``: its order is the one asked for, the rest stays the placeholder's.
+        With Kaispeicher the hidden order is the same pile and bag (its top row is open).
+        """
+        new_pile = self.pile if pile is None else self._rearranged_pile(pile)
+        new_bag = self.bag if bag is None else self._rearranged_bag(bag)
+        new = self._clone()
+        new.events = self.events
+        new.last_action = self.last_action
+        new._legal = self._legal
+        new.pile = new_pile
+        new.bag = new_bag
+        new.observer = None
+        return new
+
+    def _rearranged_pile(self, pile: Sequence[str]) -> tuple[int, ...]:
+        """The draw pile with ``pile`` on top (checked), the other cards after it in their order per season."""
+        names = rearrange_texts(pile, "pile", "card ids")
+        cards, by_id = self.cat.cards, self.cat.by_id
+        seasons = [cards[c].season for c in self.pile]
+        in_pile = set(self.pile)
+        named: dict[int, int] = {}
+        for k, cid in enumerate(names):
+            field = f"pile[{k}]"
+            card = by_id.get(cid)
+            if card is None:
+                raise RearrangeError(field, f"unknown card id {cid!r}")
+            if card.idx not in in_pile:
+                raise RearrangeError(field, f"card {cid!r} is not in the draw pile (it was drawn, bought or "
+                                            "removed, or is not in this game)")
+            if card.idx in named:
+                raise RearrangeError(field, f"card {cid!r} is named twice (also pile[{named[card.idx]}])")
+            if card.season != seasons[k]:
+                raise RearrangeError(field, f"card {cid!r} (season {card.season!r}) cannot come where a card of "
+                                            f"season {seasons[k]!r} lies; the order of the seasons is public")
+            named[card.idx] = k
+        rest: dict[str, list[int]] = {}
+        for c in self.pile:
+            if c not in named:
+                rest.setdefault(cards[c].season, []).append(c)
+        its = {se: iter(group) for se, group in rest.items()}
+        return (*named, *(next(its[se]) for se in seasons[len(named):]))
+
+    def _rearranged_bag(self, bag: Sequence[str]) -> tuple[int, ...]:
+        """The bag with ``bag`` drawn first (checked), the other cubes after them in their order."""
+        names = rearrange_texts(bag, "bag", "goods")
+        order = self.notation.order
+        left = Counter(self.bag)
+        first: list[int] = []
+        for k, name in enumerate(names):
+            g = order.get(name)
+            if g is None:
+                raise RearrangeError(f"bag[{k}]", f"unknown good {name!r}; goods are {', '.join(self.goods)}")
+            if not left[g]:
+                have = self.bag.count(g)
+                raise RearrangeError(f"bag[{k}]", f"{name!r} is named {first.count(g) + 1} times so far, but the "
+                                                  f"bag holds only {have}")
+            left[g] -= 1
+            first.append(g)
+        skip = Counter(first)
+        rest = []
+        for g in self.bag:
+            if skip[g]:
+                skip[g] -= 1
+            else:
+                rest.append(g)
+        return (*first, *rest)
+
+    def hidden_parts(self) -> dict[str, Any]:
+        """What is still to come and can be rearranged (``rearranged``), JSON-ready, in the current order:
+        ``{"pile": [[card id, season], ...] top first, "bag": [good, ...] first drawn first}``.
+
+        This REVEALS the hidden order (for analysis, where the lab shows it; never to a bot or in play). On an
+        observation it is the observation's placeholder order, which reveals nothing.
+        """
+        cards = self.cat.cards
+        return {"pile": [[cards[c].id, cards[c].season] for c in self.pile],
+                "bag": [self.goods[g] for g in self.bag]}
 
     def fingerprint(self) -> int:
         """A stable 32-bit digest of the position as every seat sees it (no hidden order), for per-position seeds.
