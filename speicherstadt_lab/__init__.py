@@ -3,6 +3,7 @@
     import speicherstadt_lab as sl
     state = sl.new_game(players=4, seed=7)
     state = state.apply("place 2")
+    lesson = sl.new_game(scenario="lesson.json")    # a described position (docs/record-format.md, Scenarios)
 
 Records, analysis and simulation (which need pandas) are imported on first use.
 """
@@ -12,7 +13,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from .engine import Action, CatalogError, Event, GameState, IllegalAction, RecordError, Rng, load_state
+from .engine import Action, CatalogError, Event, GameState, IllegalAction, RecordError, Rng, ScenarioError, load_state
 from .engine import new_game as _new_game
 from .games.speicherstadt import Catalog, default_catalog, load_catalog, standard_deck
 
@@ -40,6 +41,8 @@ _LAZY = {
     "MCTSBot": "bots.mcts",
     "make_bot": "bots",
     "play_game": "bots",
+    "scenario_of": "scenarios",
+    "load_scenario": "scenarios",
 }
 
 
@@ -67,10 +70,12 @@ __all__ = [
     "RecordError",
     "Review",
     "Rng",
+    "ScenarioError",
     "compare_actions",
     "default_catalog",
     "evaluate",
     "load_catalog",
+    "load_scenario",
     "load_state",
     "make_bot",
     "new_game",
@@ -78,6 +83,7 @@ __all__ = [
     "quick_evaluate",
     "record_game",
     "review",
+    "scenario_of",
     "simulate",
     "standard_deck",
 ]

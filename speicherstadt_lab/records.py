@@ -46,7 +46,9 @@ By = str | dict[str, Any]
 
 
 class RecordSupport(Protocol):
-    """What a record needs to know about one game; everything else is the state protocol."""
+    """What a record needs to know about one game; everything else is the state protocol. Optional:
+    ``scenario_setup(scenario) -> dict``, the set-up (hidden order materialized) of a game started from a
+    scenario, for :meth:`GameRecord.from_scenario`."""
 
     hidden_fields: tuple[str, ...]
 
@@ -315,6 +317,36 @@ class GameRecord:
                              "give a game's start position")
         return cls(state.game, setup, state, seed=seed, headers=headers, cache_every=cache_every)
 
+    @classmethod
+    def from_scenario(cls, scenario: Any, *, headers: dict[str, str] | None = None,
+                      cache_every: int = 1) -> GameRecord:
+        """A record whose root is the position ``scenario`` describes (a dict, or the path of a ``.json`` file; see
+        ``docs/record-format.md``, *Scenarios*). Its set-up keeps the scenario and the whole hidden order at its
+        start, so the file replays exactly; ``headers`` default to the scenario's English title. A wrong scenario
+        raises :class:`~speicherstadt_lab.engine.ScenarioError` naming the field.
+        """
+        from .engine.datafiles import read_scenario_file
+        from .engine.errors import ScenarioError
+
+        data = read_scenario_file(scenario) if isinstance(scenario, str | Path) else scenario
+        if not isinstance(data, dict):
+            raise ScenarioError("", f"must be an object (JSON), not {type(data).__name__}")
+        game = data.get("game")
+        try:
+            support = _support(game)
+        except RecordError:
+            raise ScenarioError("game", f"no game {game!r} with scenarios; known: {sorted(_SUPPORT)}") from None
+        make = getattr(support, "scenario_setup", None)
+        if make is None:
+            raise ScenarioError("game", f"{game} has no scenarios yet")
+        setup = make(data)
+        state = new_game(game, **setup)
+        if headers is None:
+            title = data.get("title") or {}
+            headers = {"scenario": title["en"]} if isinstance(title.get("en"), str) else {}
+        # make() has checked the scenario: its title and seed are of the right types
+        return cls(game, setup, state, seed=data.get("seed"), headers=headers, cache_every=cache_every)
+
     # -- states -------------------------------------------------------------------------------------
 
     def _keep(self, node: Node, state: GameState) -> None:
@@ -440,7 +472,7 @@ class GameRecord:
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
-        return (f"<GameRecord {self.game} {self._setup.get('players')}p: {len(self.mainline()) - 1} plies in "
+        return (f"<GameRecord {self.game} {self.initial.n_players}p: {len(self.mainline()) - 1} plies in "
                 f"the main line, {len(self.branch_points())} branch points>")
 
     # -- JSON ---------------------------------------------------------------------------------------
@@ -547,6 +579,8 @@ class GameRecord:
                                        or (isinstance(seed, int) and not isinstance(seed, bool))):
             raise RecordError("record field 'setup.seed': must be a number, a text or null")
         setup = {k: v for k, v in setup.items() if k != "seed"}
+        if version < 2 and "scenario" in setup:
+            raise RecordError("record field 'setup.scenario': a scenario's set-up needs format 'speicherstadt-lab/2'")
         headers = _check_headers(data["headers"])
         hidden = data["hidden"]
         if hidden is None:

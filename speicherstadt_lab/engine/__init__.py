@@ -4,7 +4,7 @@ Nothing here imports a UI library; games live in ``speicherstadt_lab.games``.
 """
 
 from .actions import Action
-from .errors import CatalogError, IllegalAction, RearrangeError, RecordError
+from .errors import CatalogError, IllegalAction, RearrangeError, RecordError, ScenarioError
 from .events import Event
 from .protocol import (
     GameInfo,
@@ -31,6 +31,7 @@ __all__ = [
     "RearrangeError",
     "RecordError",
     "Rng",
+    "ScenarioError",
     "Variant",
     "game_names",
     "games",

@@ -7,7 +7,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from .errors import CatalogError
+from .errors import CatalogError, ScenarioError
 
 
 def is_key(value: Any, table: Any) -> bool:
@@ -31,6 +31,20 @@ def read_catalog_file(path: str | Path) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise CatalogError(f"catalog file {str(p)!r}: the top level must be a table/object")
     return data
+
+
+def read_scenario_file(path: str | Path) -> Any:
+    """A scenario file's data, read with ``json`` only (no code is ever run); ScenarioError if it cannot be read
+    or is not JSON. Checking the content is the game's part (``new_game(game, scenario=...)``)."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise ScenarioError("", f"file {str(p)!r} cannot be read: {getattr(e, 'strerror', None) or e}") from None
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError) as e:
+        raise ScenarioError("", f"file {str(p)!r} is not valid JSON: {e}") from None
 
 
 class JsonState:

@@ -47,9 +47,26 @@ class RecordError(ValueError):
     """A game record or state file that is malformed or tampered with; names the field."""
 
 
+class ScenarioError(RecordError):
+    """A scenario (``new_game(game, scenario=...)``, ``docs/record-format.md``) that is malformed or describes no
+    legal position. ``field`` names the part at fault as the scenario writes it (``"seats[1].cards[2]"``,
+    ``"pile_next[0]"``; ``""`` for the scenario as a whole), ``detail`` says why; ``str(err)`` is
+    ``"scenario field '<field>': <detail>"``. Nothing is changed or half-built."""
+
+    def __init__(self, field: str, detail: str) -> None:
+        super().__init__(f"scenario field '{field}': {detail}" if field else f"scenario: {detail}")
+        self.field = field
+        self.detail = detail
+
+
 def setup_error(e: Exception) -> RecordError:
     """A set-up that ``new_game`` refused ("deck: ..."), as a record error naming the field ``setup.<key>``."""
     text = str(e)
+    if isinstance(e, ScenarioError):  # the record's deck and bag materialize the scenario's hidden order
+        where = f"scenario.{e.field}" if e.field else "scenario"
+        if e.field.split("[")[0] in ("deck", "bag"):
+            where = e.field
+        return RecordError(f"record field 'setup.{where}': {e.detail}")
     if isinstance(e, CatalogError):
         return RecordError(f"record field 'setup.catalog': {text}")
     key = text.split(":", 1)[0].strip()

@@ -69,6 +69,12 @@ def format_args(args: dict[str, Any], lang: str, namer: Namer | None) -> dict[st
     return out
 
 
+def fill_template(template: str, lang: str, args: dict[str, Any], namer: Namer | None = None) -> str:
+    """``template`` (a text in ``lang`` with ``{name}`` and ``{n|one|many}`` placeholders) filled in from ``args``;
+    KeyError, IndexError or ValueError for a placeholder it cannot fill."""
+    return _plurals(template, args).format(**format_args(args, lang, namer))
+
+
 # Arguments whose values are words with a translation table of the same name (e.g. [place.hall]).
 _WORD_TABLES = frozenset({"place", "moved", "phase", "need"})
 
@@ -97,7 +103,7 @@ class Messages:
         texts = self._tables.get(section, {}).get(key)
         if texts is None:
             raise KeyError(f"no {section} message {key!r}")
-        return _plurals(texts[lang], args).format(**format_args(args, lang, namer))
+        return fill_template(texts[lang], lang, args, namer)
 
     def rule_text(self, rule: str, lang: str, params: dict[str, Any], namer: Namer | None = None) -> str | None:
         if not self.has("rule", rule):

@@ -138,6 +138,7 @@ CAPABILITIES = {
     "chance": "an object with settling(state) and revealed(state): the chance steps the review measures luck at",
     "features": "seat_features(state) -> (names, rows): per-seat numbers of a position for a learned value model",
     "card_kinds": "card_kinds(state, lang) -> [{kind_name, name, text}]: what each kind of card does (rules panel)",
+    "scenario": "scenario_of(state, hidden=False) -> dict: the position as a scenario for new_game(game, scenario=...)",
 }
 
 
@@ -216,8 +217,11 @@ def get_game(name: str) -> GameInfo:
 
 
 def new_game(game: str = "speicherstadt", **kwargs: Any) -> GameState:
-    """A new game's first decision state. ``game`` defaults to Die Speicherstadt."""
+    """A new game's first decision state. ``game`` defaults to Die Speicherstadt; ``scenario=...`` (a dict or a
+    ``.json`` path) starts from a described position instead, for a game with the "scenario" capability."""
     info = get_game(game)
+    if kwargs.get("scenario") is not None and "scenario" not in info.capabilities:
+        raise ValueError(f"scenario: {info.title} has no scenarios yet")
     players = kwargs.get("players", 4)
     if not isinstance(players, int) or not info.min_players <= players <= info.max_players:
         span = f"{info.min_players} to {info.max_players}"

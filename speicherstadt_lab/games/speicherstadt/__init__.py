@@ -3,7 +3,8 @@
 from ...engine.protocol import GameInfo, Metric, Variant, register_game
 from . import explain, kaispeicher, render  # noqa: F401  (imported to plug into the rules' hook points, state.py)
 from .catalog import Card, Catalog, default_catalog, load_catalog
-from .setup import check_invariants, from_dict, game_cards, new_game, standard_deck
+from .scenario import new_game
+from .setup import check_invariants, from_dict, game_cards, standard_deck
 from .state import PHASES, Notation, SeatView, State
 
 register_game(
@@ -21,6 +22,7 @@ register_game(
             "bag": "stacked bag, first drawn first (good ids)",
             "catalog": "path or data of a card catalogue",
             "expansion": "None or 'kaispeicher'",
+            "scenario": "a described position to start from (dict or .json path; docs/record-format.md)",
         },
         module=__name__,
         expansions=("kaispeicher",),
@@ -31,6 +33,7 @@ register_game(
             "chance": f"{__name__}.chance:SupplyChance",
             "features": f"{__name__}.features:seat_features",
             "card_kinds": "speicherstadt_lab.ui.cards:card_kinds",
+            "scenario": f"{__name__}.scenario:scenario_of",
             "heuristic": "speicherstadt_lab.bots.greedy:SpeicherstadtHeuristic",
             "board": "speicherstadt_lab.ui.board:Board",
         },

@@ -2,7 +2,9 @@
 
 The hidden set-up is the draw pile (``deck``, top first, with the cards round 1 drew put back on top) and the
 bag (``bag``, first drawn first). A seat's export keeps what that seat saw drawn; the rest is filled in
-canonically (season, then catalogue order) when the export is loaded.
+canonically (season, then catalogue order) when the export is loaded. A game started from a scenario keeps
+``{"scenario": ..., "deck": ..., "bag": ...}``: the scenario without its hidden order, and the whole pile and bag
+at its start (``scenario.scenario_setup``).
 """
 
 from __future__ import annotations
@@ -34,7 +36,8 @@ class SpeicherstadtRecords:
         if d.get("round") != 1 or d.get("phase") != "demand" or d.get("last_action") is not None \
                 or d.get("placed") != 0 or d.get("observer") is not None:
             raise ValueError("from_state: the state is not the start of a game (round 1, before the first "
-                             "decision, not an observation)")
+                             "decision, not an observation); for another position use "
+                             "GameRecord.from_scenario(scenario_of(state))")
         # new_game has already drawn round 1: put the drawn cards and cubes back on top, in draw order.
         # With Kaispeicher the supply fills the water spaces first, then the top row.
         top = d["kai"]["top"] if d.get("kai") else []
@@ -52,7 +55,16 @@ class SpeicherstadtRecords:
             "bag": bag,
         }
 
+    def scenario_setup(self, scenario: Any) -> dict[str, Any]:
+        """The set-up of a game started from ``scenario``, its hidden order materialized."""
+        from .scenario import scenario_setup
+
+        return scenario_setup(scenario)
+
     def check_setup(self, setup: dict[str, Any]) -> None:
+        if "scenario" in setup:
+            self._check_scenario_setup(setup)
+            return
         unknown = set(setup) - set(self._types)
         if unknown:
             raise RecordError(f"record field 'setup': unknown field(s) {sorted(unknown)}")
@@ -65,6 +77,19 @@ class SpeicherstadtRecords:
         for key in ("names", "deck", "bag"):
             v = setup[key]
             if v is not None and not all(isinstance(x, str) for x in v):
+                raise RecordError(f"record field 'setup.{key}': must be a list of texts")
+
+    @staticmethod
+    def _check_scenario_setup(setup: dict[str, Any]) -> None:
+        unknown = set(setup) - {"scenario", "deck", "bag"}
+        if unknown:
+            raise RecordError(f"record field 'setup': unknown field(s) {sorted(unknown)} (a scenario's set-up has "
+                              "scenario, deck, bag)")
+        if not isinstance(setup["scenario"], dict):
+            raise RecordError("record field 'setup.scenario' has the wrong type (must be an object)")
+        for key in ("deck", "bag"):
+            v = setup.get(key)
+            if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
                 raise RecordError(f"record field 'setup.{key}': must be a list of texts")
 
     def reveal(self, setup: dict[str, Any], states: Iterable[GameState], seat: int) -> dict[str, Any]:
@@ -81,7 +106,7 @@ class SpeicherstadtRecords:
             probe = new_game("speicherstadt", **kw, seed=0)
         except (ValueError, TypeError) as e:
             raise setup_error(e) from None
-        full = self.setup_of(probe)
+        full = self.scenario_setup(kw["scenario"]) if "scenario" in kw else self.setup_of(probe)
         cat = probe.cat  # type: ignore[attr-defined]
         out = dict(kw)
         for key, rank in (("deck", lambda c: (cat.by_id[c].season, cat.by_id[c].idx)),

@@ -124,7 +124,8 @@ def new_game(*, players: int = 4, seed: int | str = 0, deck: list[str] | None = 
              bag: list[str] | None = None, first_player: int = 0, expansion: str | None = None,
              catalog: str | Path | dict[str, Any] | Catalog | None = None,
              names: list[str] | None = None) -> State:
-    """A new game of Die Speicherstadt at its first decision (round 1, demand)."""
+    """A new game of Die Speicherstadt at its first decision (round 1, demand). The game's public
+    ``new_game`` (``scenario.new_game``) also starts from a described position."""
     _check_expansion(expansion)
     cat = load_catalog(catalog)
     n = _check_players(cat, players)
