@@ -86,6 +86,8 @@ function button(cls, label, onclick, children = [], title = undefined) {
   return el("button", { type: "button", class: cls, title, "aria-label": label, onclick }, children);
 }
 
+const STEP_KEYS = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" };
+
 function render({ model, el: host }) {
   const root = el("div", { class: "ssl-board" });
   const wrap = el("div", { class: "ssl-wrap" }, [root]);
@@ -97,6 +99,25 @@ function render({ model, el: host }) {
 
   // every click names the position it was made on (model.rev); Python refuses one made on an earlier position
   const send = (msg) => model.send(msg.kind === "lang" ? msg : { ...msg, rev: (model.get("model") || {}).rev });
+
+  // ← → Home End on the focused board step through the record (the app turns this on: step_keys); Python checks
+  // the step and moves, as its buttons do. A redraw that removed the focused button gives the focus back to the board.
+  const onKey = (ev) => {
+    const to = STEP_KEYS[ev.key];
+    if (!to || !model.get("step_keys") || ev.altKey || ev.ctrlKey || ev.metaKey || ev.shiftKey) return;
+    if (ev.target.closest && ev.target.closest("input, select, textarea")) return;
+    ev.preventDefault();
+    send({ kind: "step", to });
+  };
+  const keys = () => {
+    if (model.get("step_keys")) wrap.setAttribute("tabindex", "0");
+    else wrap.removeAttribute("tabindex");
+  };
+  const keepFocus = (focused) => {
+    if (focused && model.get("step_keys") && !wrap.contains(document.activeElement)) wrap.focus({ preventScroll: true });
+  };
+  wrap.addEventListener("keydown", onKey);
+  keys();
 
   function draw() {
     const m = model.get("model") || {};
@@ -203,18 +224,20 @@ function render({ model, el: host }) {
         mover !== null && mover !== undefined ? worker(mover) : null,
         el("span", { text: m.prompt }),
       ]),
-      el(
-        "div",
-        { class: "ssl-lang", role: "group" },
-        ["en", "de"].map((code) =>
-          button(
-            "ssl-lang-btn" + (m.lang === code ? " ssl-on" : ""),
-            code.toUpperCase(),
-            () => send({ kind: "lang", lang: code }),
-            [code.toUpperCase()],
+      model.get("lang_switch") === false
+        ? null
+        : el(
+            "div",
+            { class: "ssl-lang", role: "group" },
+            ["en", "de"].map((code) =>
+              button(
+                "ssl-lang-btn" + (m.lang === code ? " ssl-on" : ""),
+                code.toUpperCase(),
+                () => send({ kind: "lang", lang: code }),
+                [code.toUpperCase()],
+              ),
+            ),
           ),
-        ),
-      ),
     ]);
 
     const banner =
@@ -807,7 +830,9 @@ function render({ model, el: host }) {
       el("div", { class: "ssl-main" }, [el("div", { class: "ssl-left" }, [topRow, harbour, kaiBar, dockPanel]), side]),
       el("div", { class: "ssl-seats" }, seats),
     ];
+    const focused = wrap.contains(document.activeElement);
     root.replaceChildren(...parts.filter(Boolean));
+    keepFocus(focused);
   }
 
   const onModel = () => {
@@ -823,9 +848,14 @@ function render({ model, el: host }) {
   model.on("change:model", onModel);
   model.on("change:highlight", draw);
   model.on("change:error", onError);
+  model.on("change:lang_switch", draw);
+  model.on("change:step_keys", keys);
   draw();
   return () => {
     wrap.remove();
+    wrap.removeEventListener("keydown", onKey);
+    model.off("change:lang_switch", draw);
+    model.off("change:step_keys", keys);
     model.off("change:model", onModel);
     model.off("change:highlight", draw);
     model.off("change:error", onError);

@@ -1,73 +1,116 @@
+// The move list: the record's moves grouped by round (a head "R3" per round, "R3…" where a round goes on after a
+// variation or a variation starts within it), each move with its seat's colour, the review's glyph and its
+// comment; variations indented after the move they replace, chance variations with a die (⚄). Python sends the tree
+// (the `tree` trait); the JavaScript only draws it and reports clicks ({kind: "goto"}) and keys ({kind: "step"}).
+const STEP_KEYS = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" };
+
 function render({ model, el }) {
   const box = document.createElement("div");
   box.className = "ssl-tree";
+  box.tabIndex = 0;
   el.append(box);
+  const labels = () => model.get("labels") || {};
   const seatOf = (s) => (model.get("seats") || [])[s] || { colour: "#999", name: "?" };
-  function chip(item, ply, newRound) {
-    const seat = seatOf(item.s);
-    const b = document.createElement("button");
+  const goto = (id) => model.send({ kind: "goto", id });
+
+  function node(tag, cls, text) {
+    const n = document.createElement(tag);
+    n.className = cls;
+    if (text !== undefined) n.textContent = text;
+    return n;
+  }
+  function note(id, text) {
+    const n = node("span", "ssl-t-note", text);
+    n.title = text;
+    n.dataset.for = id;
+    n.addEventListener("click", () => goto(id));
+    return n;
+  }
+  function chip(item) {
+    const chance = item.k === "chance";
+    const b = node(
+      "button",
+      "ssl-t-move" + (item.v ? " ssl-t-fork" : "") + (chance ? " ssl-chance" : "") + (item.f ? " ssl-t-" + item.f : ""),
+    );
     b.type = "button";
-    b.className = "ssl-t-move" + (item.v ? " ssl-t-fork" : "");
     b.dataset.id = item.i;
-    b.title = `${ply}. ${seat.name}: ${item.a}`;
-    const dot = document.createElement("span");
-    dot.className = "ssl-t-dot";
-    dot.style.background = seat.colour;
-    b.append(dot, document.createTextNode(item.a));
-    b.addEventListener("click", () => model.send({ kind: "goto", id: item.i }));
+    b.dataset.ply = item.p;
+    b.dataset.round = item.r;
+    const who = chance ? labels().chance || "Chance" : seatOf(item.s).name;
+    b.title = `${item.p}. ${who}: ${item.a}` + (item.g ? ` ${item.g}` : "") + (item.c ? `\n${item.c}` : "");
+    let mark;
+    if (chance) {
+      mark = node("span", "ssl-t-die", "⚄");
+    } else {
+      mark = node("span", "ssl-t-dot");
+      mark.style.background = seatOf(item.s).colour;
+    }
+    b.append(mark, node("span", "ssl-t-act", item.a));
+    if (item.g) b.append(node("span", "ssl-t-glyph", item.g));
+    b.addEventListener("click", () => goto(item.i));
     return b;
   }
-  function line(items, firstPly, depth) {
-    const row = document.createElement("div");
-    row.className = depth ? "ssl-t-line ssl-t-var" : "ssl-t-line";
-    let round = null;
-    items.forEach((item, k) => {
-      if (item.r !== undefined && item.r !== round) {
-        round = item.r;
-        const r = document.createElement("span");
-        r.className = "ssl-t-round";
-        r.textContent = (model.get("labels").round || "R") + item.r;
-        row.append(r);
+  function line(items, depth) {
+    const chanceLine = depth > 0 && items.length > 0 && items[0].k === "chance";
+    const row = node("div", "ssl-t-line" + (depth ? " ssl-t-var" : "") + (chanceLine ? " ssl-t-chancevar" : ""));
+    let group = row;
+    for (const item of items) {
+      if (item.h) {
+        group = node("div", "ssl-t-rnd");
+        group.dataset.round = item.r;
+        group.append(node("span", "ssl-t-round", `${labels().round || "R"}${item.r}${item.h === "more" ? "…" : ""}`));
+        row.append(group);
       }
-      row.append(chip(item, firstPly + k, depth));
-      for (const alt of item.v || []) row.append(line(alt, firstPly + k, depth + 1));
-      if (item.v) round = null;
-    });
+      group.append(chip(item));
+      if (item.c) group.append(note(item.i, item.c));
+      for (const alt of item.v || []) group.append(line(alt, depth + 1));
+    }
     return row;
   }
-  function mark() {
+  function mark(focused = box.contains(document.activeElement)) {
     for (const old of box.querySelectorAll(".ssl-t-cur")) old.classList.remove("ssl-t-cur");
-    const cur = box.querySelector(`[data-id="${model.get("current")}"]`);
+    const cur = box.querySelector(`button[data-id="${model.get("current")}"]`);
     if (!cur) return;
     cur.classList.add("ssl-t-cur");
-    const top = cur.offsetTop - box.offsetTop;
-    if (top < box.scrollTop || top + cur.offsetHeight > box.scrollTop + box.clientHeight) {
-      box.scrollTop = Math.max(0, top - box.clientHeight / 2);
-    }
+    if (focused && document.activeElement !== cur) cur.focus({ preventScroll: true });
+    const b = box.getBoundingClientRect();
+    const c = cur.getBoundingClientRect();
+    if (c.top < b.top || c.bottom > b.bottom) box.scrollTop += c.top - b.top - box.clientHeight / 2;
   }
   function draw() {
     const tree = model.get("tree") || {};
-    const start = document.createElement("button");
+    const focused = box.contains(document.activeElement);
+    const start = node("button", "ssl-t-move ssl-t-start", labels().start || "Start");
     start.type = "button";
-    start.className = "ssl-t-move ssl-t-start" + ((tree.v || []).length ? " ssl-t-fork" : "");
     start.dataset.id = tree.root;
-    start.textContent = model.get("labels").start || "Start";
-    start.addEventListener("click", () => model.send({ kind: "goto", id: tree.root }));
-    const main = line(tree.line || [], 1, 0);
-    main.prepend(start);
+    start.addEventListener("click", () => goto(tree.root));
+    const head = node("div", "ssl-t-rnd ssl-t-head");
+    head.append(start);
+    if (tree.c) head.append(note(tree.root, tree.c));
+    const main = line(tree.line || [], 0);
+    main.prepend(head);
     box.replaceChildren(main);
-    mark();
+    mark(focused);
   }
+  const onKey = (ev) => {
+    const to = STEP_KEYS[ev.key];
+    if (!to || ev.altKey || ev.ctrlKey || ev.metaKey || ev.shiftKey) return;
+    ev.preventDefault();
+    model.send({ kind: "step", to, from: model.get("current") });
+  };
+  const onCurrent = () => mark();
+  box.addEventListener("keydown", onKey);
   model.on("change:tree", draw);
   model.on("change:seats", draw);
   model.on("change:labels", draw);
-  model.on("change:current", mark);
+  model.on("change:current", onCurrent);
   draw();
   return () => {
+    box.removeEventListener("keydown", onKey);
     model.off("change:tree", draw);
     model.off("change:seats", draw);
     model.off("change:labels", draw);
-    model.off("change:current", mark);
+    model.off("change:current", onCurrent);
   };
 }
 export default { render };

@@ -75,6 +75,7 @@ class ReviewPanel:
                            inaccuracies=int((d["flag"] == "inaccuracy").sum())), ok=True)
         with self._lock:
             self._show_flags()
+            self._refresh_tree()  # the review's glyphs after the flagged moves
         self._schedule_charts(now=True)
 
     @staticmethod

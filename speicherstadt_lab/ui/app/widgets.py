@@ -16,8 +16,10 @@ from ..board import ASSETS
 # ---- the variation tree --------------------------------------------------------------------------------
 
 class TreeView(anywidget.AnyWidget):
-    """The record's moves as a compact tree: the main line, each variation indented after the move it
-    replaces, moves with alternatives marked by a ring. A click sends ``{"kind": "goto", "id": n}``."""
+    """The record's moves as a compact tree: grouped by round, the main line, each variation indented after the
+    move it replaces, moves with alternatives marked by a ring, chance variations by a die, the review's glyphs
+    and the comments. A click sends ``{"kind": "goto", "id": n}``; ← → Home End in the focused tree send
+    ``{"kind": "step", "to": "prev", "from": current}``."""
 
     _esm = ASSETS / "tree.js"
     _css = ASSETS / "tree.css"
@@ -29,15 +31,23 @@ class TreeView(anywidget.AnyWidget):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._callbacks: list[Callable[[int], Any]] = []
+        self._step_callbacks: list[Callable[[Any], bool]] = []
         self.on_msg(lambda _w, content, _b: self.handle_message(content))
 
     def on_select(self, callback: Callable[[int], Any]) -> None:
         """Call ``callback(id)`` when a move is clicked."""
         self._callbacks.append(callback)
 
+    def on_step(self, callback: Callable[[Any], bool]) -> None:
+        """Call ``callback(msg)`` with each ``step`` message; it checks the message and says if it stepped."""
+        self._step_callbacks.append(callback)
+
     def handle_message(self, msg: Any) -> bool:
-        """A browser message; True if it was a well-formed ``goto`` (an integer ``id``). A ``goto`` with a
-        bad ``id`` still reaches the callbacks, which say what is wrong with it."""
+        """A browser message; True if it was a well-formed ``goto`` (an integer ``id``) or a ``step`` a callback
+        took. A ``goto`` with a bad ``id`` (a bad ``step``) still reaches the callbacks, which say what is wrong."""
+        if isinstance(msg, dict) and msg.get("kind") == "step":
+            results = [callback(msg) for callback in list(self._step_callbacks)]
+            return bool(results) and all(results)
         if not (isinstance(msg, dict) and msg.get("kind") == "goto"):
             return False
         ident = msg.get("id")

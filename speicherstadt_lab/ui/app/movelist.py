@@ -1,0 +1,196 @@
+"""The move list: the record's moves grouped by round with the seats' colours, the review's glyphs after flagged
+moves, chance variations as their own branches, a comment on any node (edited in the app, saved in the record),
+and stepping with the keys ← → Home End (the board's and the tree's ``step`` messages, checked here)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ...engine.protocol import get_game
+from ...records import GameRecord, Node
+from ...reviewing import REVIEW_KEY
+from .. import charts
+from ..clicks import click_kind
+from ..model import seat_tokens, show_value
+from ..widget_base import STEPS
+from .texts import TEXTS, text
+
+#: The review's flags as the glyphs of a move list (the review has no level above "mistake").
+GLYPHS = {"inaccuracy": "?!", "mistake": "?"}
+COMMENT_MAX = 2000  # characters of one comment
+
+
+class MoveListError(ValueError):
+    """A comment or a move-list message refused before anything changes; ``text(lang)`` names the field."""
+
+    def __init__(self, key: str, **params: Any) -> None:
+        self.key = key
+        self.params = params
+        super().__init__(self.text("en"))
+
+    def text(self, lang: str) -> str:
+        return text(lang, self.key, **self.params)
+
+
+def _step_error(key: str, **params: Any) -> MoveListError:
+    return MoveListError(f"step_{key}", **params)
+
+
+def clean_comment(value: Any) -> str | None:
+    """A comment as the record keeps it: text (line ends as ``\\n``, no other control characters) of at most
+    :data:`COMMENT_MAX` characters, stripped; None for no comment. Else :class:`MoveListError` (field 'comment')."""
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise MoveListError("comment_type", got=show_value(value))
+    got = value.replace("\r\n", "\n").replace("\r", "\n").strip()
+    if len(got) > COMMENT_MAX:
+        raise MoveListError("comment_long", top=COMMENT_MAX, n=len(got))
+    bad = next((c for c in got if (ord(c) < 32 and c not in "\n\t") or c == "\x7f"), None)
+    if bad is not None:
+        raise MoveListError("comment_char", got=show_value(bad))
+    return got or None
+
+
+def step_of(msg: Any, current: int) -> str | None:
+    """Where the tree's ``{"kind": "step", "to": ..., "from": id}`` goes (one of :data:`STEPS`), or
+    :class:`MoveListError` naming the field at fault. ``from`` is the node the tree showed: a step from a node
+    that is no longer current (a held key repeats faster than the page redraws) gives None and is dropped."""
+    click_kind(msg, {"step": ("to", "from")}, _step_error)
+    to, at = msg["to"], msg["from"]
+    if not isinstance(to, str) or to not in STEPS:
+        raise _step_error("to", allowed=", ".join(STEPS), got=show_value(to))
+    if isinstance(at, bool) or not isinstance(at, int):
+        raise _step_error("from", got=show_value(at))
+    return to if at == current else None
+
+
+def tree_data(record: GameRecord, ident: Callable[[Node], int]) -> dict[str, Any]:
+    """The move tree for the view: ``{"root": id, "c": comment?, "line": [item, ...]}``, where each item is
+
+    ``i`` id, ``p`` ply, ``r`` the round the move was made in, ``s`` the seat (None for a chance node), ``a`` the
+    action (a chance node's text starts with "~"), and where they apply: ``h`` a round head before the item
+    ("round": the round's first move, "more": the round goes on after a variation or starts a variation within
+    it), ``k`` "chance", ``f`` and ``g`` the review's flag and glyph, ``c`` the comment, ``v`` the variations
+    (lines of items) that replace this move."""
+
+    def item(node: Node, first: bool) -> dict[str, Any]:
+        parent = node.parent
+        assert parent is not None
+        rnd = parent.state.round
+        out: dict[str, Any] = {"i": ident(node), "p": node.ply, "r": rnd, "s": node.actor, "a": node.action}
+        if parent.parent is None or parent.parent.state.round != rnd:
+            out["h"] = "round"
+        elif first:
+            out["h"] = "more"
+        if node.chance is not None:
+            out["k"] = "chance"
+        ann = node.annotations.get(REVIEW_KEY)
+        flag = ann.get("flag") if isinstance(ann, dict) else None
+        if flag in GLYPHS:
+            out["f"] = flag
+            out["g"] = GLYPHS[flag]
+        if node.comment:
+            out["c"] = node.comment
+        return out
+
+    def line(first: Node) -> list[dict[str, Any]]:
+        items: list[dict[str, Any]] = []
+        node: Node | None = first
+        after_variation = True
+        while node is not None:
+            parent = node.parent
+            assert parent is not None
+            got = item(node, after_variation)
+            after_variation = False
+            if parent.children[0] is node and len(parent.children) > 1:
+                got["v"] = [line(sib) for sib in parent.children[1:]]
+                after_variation = True
+            items.append(got)
+            node = node.children[0] if node.children else None
+        return items
+
+    root = record.root
+    out: dict[str, Any] = {"root": ident(root), "line": line(root.children[0]) if root.children else []}
+    if root.comment:
+        out["c"] = root.comment
+    return out
+
+
+def tree_seats(state: Any, lang: str) -> list[dict[str, str]]:
+    """Per seat the name and colour the tree draws: the game's ``GameInfo.seat_colours`` (as on the charts)."""
+    colours = get_game(state.game).seat_colours
+    return [{"colour": charts.seat_colour(k, colours), "name": tk["name"]}
+            for k, tk in enumerate(seat_tokens(state, lang))]
+
+
+def tree_labels(lang: str) -> dict[str, str]:
+    """The tree's own words in ``lang``."""
+    t = TEXTS[lang]
+    return {"start": t["start"], "round": t["tree_round"], "chance": t["chance"]}
+
+
+class MoveList:
+    """A part of :class:`~.lab.LabApp` (a mixin): comments and keyboard steps."""
+
+    # ---- comments -------------------------------------------------------------------------------------
+
+    def set_comment(self, comment: str | None, node: Node | None = None) -> Node:
+        """Set the comment of ``node`` (default: the node on the board); "" or None removes it. Raises
+        :class:`MoveListError` (a ValueError naming the field 'comment') for what is not short plain text."""
+        cleaned = clean_comment(comment)
+        with self._lock:
+            node = self.node if node is None else node
+            self.record.path_to(node)  # ValueError for a node of another record
+            node.comment = cleaned
+            self._refresh_tree()
+            if node is self.node:
+                self._show_comment()
+        return node
+
+    def _on_comment_box(self, change: dict[str, Any]) -> None:
+        """The box was edited (it sends when it loses the focus): the comment of the node it showed."""
+        node = self._comment_node if self._comment_node is not None else self.node
+        if node.record is not self.record or change["new"] == (node.comment or ""):
+            return  # another record was loaded meanwhile, or the box shows the comment it was given
+        try:
+            self.set_comment(change["new"], node)
+        except MoveListError as err:
+            self._say(err.text(self.lang_code), error=True)
+            with self._lock:
+                self._show_comment()
+
+    def _show_comment(self) -> None:
+        """The comment box shows the comment of the node on the board (call with the lock held)."""
+        self._comment_node = self.node
+        value = self.node.comment or ""
+        if self.comment.value != value:
+            self.comment.value = value
+
+    def _refresh_tree(self) -> None:
+        """Redraw the tree although no node was added (a comment or a review changed what it shows)."""
+        self._tree_nodes = -1
+        self._show_tree()
+
+    # ---- keyboard steps -------------------------------------------------------------------------------
+
+    def step(self, to: str) -> None:
+        """Step along the current line as the keys do: "first" (Home), "prev" (←), "next" (→), "last" (End)."""
+        moves = {"first": self.first, "prev": self.back, "next": self.forward, "last": self.last}
+        if to not in moves:
+            raise ValueError(f"to: must be one of {', '.join(STEPS)}, not {to!r}")
+        moves[to]()
+
+    def _on_tree_step(self, msg: Any) -> bool:
+        """The tree's ``step`` message: checked (a bad one is refused with a message naming the field), then
+        stepped. False if refused or dropped."""
+        try:
+            to = step_of(msg, self._id(self.node))
+        except MoveListError as err:
+            self._say(err.text(self.lang_code), error=True)
+            return False
+        if to is None:
+            return False
+        self.step(to)
+        return True
