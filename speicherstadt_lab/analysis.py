@@ -167,11 +167,12 @@ def evaluate(state: GameState, rollouts: int = 1000, bot: Any = None, mode: str 
 QUICK: dict[str, Any] = {"method": "hybrid", "bot": "greedy", "rollouts": 12, "horizon": 1}
 
 
-def quick_evaluate(state: GameState, seed: int = 0) -> pd.DataFrame:
-    """``evaluate`` with the lab's quick setting (``QUICK``): win chances in tens of milliseconds, better
-    than 100 full greedy rollouts on held-out games (``benchmarks/calibration.py``). Raises like
-    ``load_model`` for a game or player count without a value model."""
-    return evaluate(state, seed=seed, **QUICK)
+def quick_evaluate(state: GameState, seed: int = 0, mode: str = "fair") -> pd.DataFrame:
+    """``evaluate`` with the lab's quick setting (``QUICK``): win chances in tens of milliseconds
+    (``benchmarks/calibration.py`` measures them on held-out games). ``mode="oracle"`` plays the rollouts from
+    the true hidden order (a chance variation's "what if"). Raises like ``load_model`` for a game or player
+    count without a value model."""
+    return evaluate(state, seed=seed, mode=mode, **QUICK)
 
 
 def compare_actions(state: GameState, rollouts: int = 200, bot: Any = None, mode: str = "fair", seed: int = 0,

@@ -36,14 +36,19 @@ from .jobs import Job
 from .jobs_panel import JobRunner
 from .labels import Labels
 from .live_panel import LivePanel
+from .movelist import MoveList, tree_labels
 from .navigation import Navigation
 from .review import REVIEW_ROLLOUTS, ReviewPanel
 from .rules_panel import RulesPanel
+from .scenario_panel import ScenarioPanel
 from .seats import MAX_SEATS, SEAT_KINDS, STAND_IN, STRENGTHS, SeatsPanel
 from .texts import TEXTS, text
+from .whatif_panel import WhatIfPanel
 from .widgets import Loader, Saver, TreeView
 
 SHOW_EVERY = 0.15  # seconds between board updates while bots play on
+# The board in the app: the top bar's one language switch sets its texts; ← → Home End step through the record.
+BOARD_IN_APP = {"lang_switch": False, "step_keys": True}
 
 # The app's stylesheet (widgets/app.css), put on the page by a hidden HTML widget.
 APP_CSS = "<style>\n" + (ASSETS / "app.css").read_text(encoding="utf-8") + "</style>"
@@ -62,7 +67,8 @@ def variant_of(state: Any) -> str:
     return max(fits)[1] if fits else state.game
 
 
-class LabApp(Navigation, SeatsPanel, Labels, JobRunner, ChartsPanel, LivePanel, ReviewPanel, RulesPanel):
+class LabApp(Navigation, MoveList, SeatsPanel, Labels, JobRunner, ChartsPanel, LivePanel, WhatIfPanel, ReviewPanel,
+             RulesPanel, ScenarioPanel):
     """The analysis app. ``widget`` is the whole app; the controls are attributes (see the module doc).
 
     ``threaded=False`` runs long work in the calling thread (simple scripts); ``chart_delay`` is how long
@@ -91,6 +97,7 @@ class LabApp(Navigation, SeatsPanel, Labels, JobRunner, ChartsPanel, LivePanel, 
         self._ids: dict[Node, int] = {}
         self._by_id: list[Node] = []
         self._tree_nodes = -1
+        self._comment_node: Node | None = None
         self._last_show = 0.0
         self.record = GameRecord.new(players=players, seed=seed)
         self.node = self.record.root
@@ -130,7 +137,7 @@ class LabApp(Navigation, SeatsPanel, Labels, JobRunner, ChartsPanel, LivePanel, 
         self.saver = Saver(self._file, label=t["save"])
         self.loader = Loader(lambda _name, data: self.load_json(data), label=t["load"])
 
-        self.board = board_for(self.record.initial, lang=lang)
+        self.board = board_for(self.record.initial, lang=lang, **BOARD_IN_APP)
 
         self.first_button = w.Button(tooltip=t["first"], description="«", layout=lay(width="38px"))
         self.back_button = w.Button(tooltip=t["back"], description="‹", layout=lay(width="38px"))
@@ -159,12 +166,17 @@ class LabApp(Navigation, SeatsPanel, Labels, JobRunner, ChartsPanel, LivePanel, 
         self.message = w.HTML(layout=lay(width="100%"))
         self.message.add_class("ssl-msg")
 
-        self.tree = TreeView(labels={"start": t["start"], "round": "R"})
+        self.tree = TreeView(labels=tree_labels(lang))
+        self.comment = w.Textarea(placeholder=t["comment_hint"], rows=2, continuous_update=False,
+                                  layout=lay(width="100%"))
+        self.comment.add_class("ssl-comment")
         self.explanation = w.HTML(layout=lay(width="100%"))
         self.explanation.add_class("ssl-explain")
 
+        # the tabs size to their labels (a fixed width cut "nach Runde" off); app.css gives them a least width
         self.x_mode = w.ToggleButtons(options=[(t["x_ply"], "ply"), (t["x_round"], "round")], value="ply",
-                                      style={"button_width": "78px"}, layout=lay(width="auto"))
+                                      style={"button_width": "auto"}, layout=lay(width="auto"))
+        self.x_mode.add_class("ssl-tabs")
         self.win_button = w.Button(description=t["win"], button_style="success", layout=lay(width="auto"))
         self.rollouts = w.BoundedIntText(value=100, min=10, max=2000, step=10, description=t["rollouts"],
                                          style={"description_width": "auto"}, layout=lay(width="150px"))
@@ -213,6 +225,8 @@ class LabApp(Navigation, SeatsPanel, Labels, JobRunner, ChartsPanel, LivePanel, 
         self.live.observe(lambda _c: self._schedule_live(), "value")
         self._wire_board()
         self.tree.on_select(self._on_tree)
+        self.tree.on_step(self._on_tree_step)
+        self.comment.observe(self._on_comment_box, "value")
         for k, dd in enumerate(self.seat_kinds):
             dd.observe(lambda _c, k=k: self._bots.pop(k, None), "value")
         self.mcts_strength.observe(lambda _c: self._bots.clear(), "value")
@@ -249,9 +263,10 @@ class LabApp(Navigation, SeatsPanel, Labels, JobRunner, ChartsPanel, LivePanel, 
                      layout=w.Layout(align_items="center", flex_flow="row wrap"))
         strength = w.HBox([self.mcts_strength, self.auto], layout=w.Layout(align_items="center"))
         side = w.VBox([
-            panel("tree", nav, where, self.tree),
+            panel("tree", nav, where, self.tree, self.comment),
             panel("seats", self._seat_box, strength, bots, job, self.message),
             panel("live_panel", self.live, self.live_box),
+            self._whatif_panel(),
             panel("explain", self.explanation),
         ], layout=w.Layout(width="380px", flex="0 0 380px"))
         self.board.layout = w.Layout(flex="1 1 0", min_width="0", width="auto")  # the board sizes by its container
@@ -271,13 +286,23 @@ class LabApp(Navigation, SeatsPanel, Labels, JobRunner, ChartsPanel, LivePanel, 
         chart_panel = w.VBox([chart_bar, w.HBox([figs, review_box], layout=w.Layout(width="100%"))],
                              layout=w.Layout(width="100%"))
         chart_panel.add_class("ssl-panel")
-        self._lab_page = (main, chart_panel, self.rules)
+        self._lab_page = (main, chart_panel, self.rules, self._scenario_panel())
         self._page = w.VBox(list(self._lab_page), layout=w.Layout(width="100%"))
         self.probe = Probe()
         app = w.VBox([css, self.probe, top, self._page], layout=w.Layout(width="100%"))
         app.add_class("ssl-app")
         app.add_class("ssl-idle")
         return app
+
+    def _whatif_panel(self) -> w.VBox:
+        """The "What if…" panel (its own texts, ``data/messages/whatif.toml``); follows the seats' kinds."""
+        self._whatif_title = w.HTML()
+        self._whatif_title.add_class("ssl-panel-title")
+        box = w.VBox([self._whatif_title, self._build_whatif()], layout=w.Layout(width="100%"))
+        box.add_class("ssl-panel")
+        for dd in self.seat_kinds:
+            dd.observe(lambda _c: self._show_whatif(), "value")
+        return box
 
     def _show_page(self) -> None:
         """The app's second page, the guided first game, in place of the lab (and back)."""
@@ -314,13 +339,14 @@ class LabApp(Navigation, SeatsPanel, Labels, JobRunner, ChartsPanel, LivePanel, 
     def _wire_board(self) -> None:
         self.board.observe(lambda c: self.set_lang(c["new"]), "lang")
         self.board.on_action(self._on_board_action)
+        self.board.on_step(self.step)
 
     def _board_fits(self, state: Any) -> None:
         """Swap in the board view of ``state``'s game (Die Speicherstadt's or Packet Row's) when it changes."""
         if getattr(self.board.state, "game", None) == state.game:
             return
         layout = self.board.layout
-        self.board = board_for(state, lang=self.lang_code)
+        self.board = board_for(state, lang=self.lang_code, **BOARD_IN_APP)
         self.board.layout = layout
         self._wire_board()
         if hasattr(self, "_main"):

@@ -6,7 +6,7 @@ import html
 from typing import Any
 
 from ...engine.i18n import LANGS
-from ..model import seat_tokens
+from .movelist import tree_labels, tree_seats
 from .seats import SEAT_KINDS
 from .texts import TEXTS
 
@@ -35,11 +35,12 @@ class Labels:
             self.tree.seats = self._tree_seats()
             self._show_nav()
             self._show_panels()
+            self._show_whatif()
+            self._schedule_live()  # its texts too (the analysis is redone: a fraction of a second, in the background)
         self._schedule_charts(now=True)
 
     def _tree_seats(self) -> list[dict[str, str]]:
-        return [{"colour": tk["colour"], "name": tk["name"]} for tk in seat_tokens(self.record.initial,
-                                                                                  self.lang_code)]
+        return tree_seats(self.record.initial, self.lang_code)
 
     def _relabel(self) -> None:
         lang = self.lang_code
@@ -71,7 +72,8 @@ class Labels:
         self._swap_options(self.rollout_bot, [(t["rb_random"], "random"), (t["rb_greedy"], "greedy")])
         self.rollout_bot.tooltip = t["rollout_bot"]
         self._swap_options(self.x_mode, [(t["x_ply"], "ply"), (t["x_round"], "round")])
-        self.tree.labels = {"start": t["start"], "round": "R"}
+        self.tree.labels = tree_labels(lang)
+        self.comment.placeholder = t["comment_hint"]
         for head, key in self._panel_titles:
             head.value = html.escape(t[key])
         self.review_button.description = t["review"]

@@ -11,6 +11,7 @@ import pandas as pd
 
 from ...records import Node
 from ..model import LOG_SIZE, show_value
+from .movelist import tree_data
 from .texts import TEXTS, text
 
 EXPLAIN_ROWS = 8
@@ -83,11 +84,14 @@ class Navigation:
         self._show_nav(path)
         self._show_tree()
         self._show_panels()
+        if hasattr(self, "comment"):
+            self._show_comment()
         if hasattr(self, "flag_list"):
             self._show_flags()
         self._schedule_charts()
         if hasattr(self, "live"):
             self._schedule_live()
+        self._show_whatif()
 
     def _show_nav(self, path: list[Node] | None = None) -> None:
         node = self.node
@@ -119,29 +123,9 @@ class Navigation:
         self.tree.current = self._id(self.node)
 
     def _tree_data(self) -> dict[str, Any]:
-        """The tree for the view: the main line, each item with its variations (``v``), round marks (``r``)."""
-        root = self.record.root
-
-        def line(first: Node) -> list[dict[str, Any]]:
-            items: list[dict[str, Any]] = []
-            node: Node | None = first
-            prev_round = None
-            while node is not None:
-                parent = node.parent
-                assert parent is not None
-                rnd = parent.state.round
-                item: dict[str, Any] = {"i": self._id(node), "s": node.actor, "a": node.action}
-                if rnd != prev_round:
-                    item["r"] = rnd
-                prev_round = rnd
-                if parent.children[0] is node and len(parent.children) > 1:
-                    item["v"] = [line(sib) for sib in parent.children[1:]]
-                    prev_round = None
-                items.append(item)
-                node = node.children[0] if node.children else None
-            return items
-
-        return {"root": self._id(root), "line": line(root.children[0]) if root.children else []}
+        """The tree for the view: the main line, each item with its round, glyph, comment and variations
+        (:func:`~.movelist.tree_data`)."""
+        return tree_data(self.record, self._id)
 
     def _show_panels(self) -> None:
         """The bot's reasons for the move on the board, if a bot made it."""
