@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from browser_util import app_session, voila_server
 from playwright.sync_api import Page, sync_playwright
+from test_whatif_panel import round_start_with_a_fire
 
 import speicherstadt_lab as sl
 from speicherstadt_lab.bots import make_bot
@@ -29,21 +30,6 @@ def session() -> Iterator[dict[str, Any]]:
 
 def finished_record() -> sl.GameRecord:
     return sl.record_game(sl.new_game(players=3, seed=SEED), [make_bot("greedy", seed=i) for i in range(3)])
-
-
-def round_start_with_a_fire(record: sl.GameRecord) -> tuple[sl.Node, str]:
-    """The last round start whose season still holds a fire below the top card, and that fire."""
-    found = None
-    for node in record.mainline():
-        if node.parent is None or node.state.round == node.parent.state.round:
-            continue
-        pile = node.state.hidden_parts()["pile"]
-        fires = [c for k, (c, se) in enumerate(pile)
-                 if k > 0 and se == pile[0][1] and node.state.cat.by_id[c].kind == "fire"]
-        if fires:
-            found = (node, fires[0])
-    assert found is not None
-    return found
 
 
 def wait_ply(page: Page, ply: int) -> None:

@@ -9,14 +9,15 @@ from typing import Any
 from ...engine.i18n import LANGS
 
 
-def _load() -> dict[str, dict[str, str]]:
-    ref = resources.files("speicherstadt_lab.data").joinpath("messages", "app.toml")
-    table = tomllib.loads(ref.read_text(encoding="utf-8"))["app"]
+def load_texts(name: str) -> dict[str, dict[str, str]]:
+    """``data/messages/NAME.toml``'s ``[NAME.KEY]`` texts as ``{lang: {key: text}}`` (a panel's own texts)."""
+    ref = resources.files("speicherstadt_lab.data").joinpath("messages", f"{name}.toml")
+    table = tomllib.loads(ref.read_text(encoding="utf-8"))[name]
     return {lang: {key: texts[lang] for key, texts in table.items()} for lang in LANGS}
 
 
 #: ``TEXTS[lang][key]``: every text of the app (labels, messages, job names), per language.
-TEXTS: dict[str, dict[str, str]] = _load()
+TEXTS: dict[str, dict[str, str]] = load_texts("app")
 
 
 def text(lang: str, key: str, **args: Any) -> str:

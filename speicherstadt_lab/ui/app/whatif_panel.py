@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import html
 import inspect
-import tomllib
-from importlib import resources
 from typing import Any
 
 import ipywidgets as w
@@ -24,17 +22,10 @@ import pandas as pd
 
 from ...analysis import quick_evaluate
 from ...engine.errors import RearrangeError
-from ...engine.i18n import LANGS
 from ...records import Node
+from .texts import load_texts
 
-
-def _load() -> dict[str, dict[str, str]]:
-    ref = resources.files("speicherstadt_lab.data").joinpath("messages", "whatif.toml")
-    table = tomllib.loads(ref.read_text(encoding="utf-8"))["whatif"]
-    return {lang: {key: texts[lang] for key, texts in table.items()} for lang in LANGS}
-
-
-WTEXTS: dict[str, dict[str, str]] = _load()
+WTEXTS: dict[str, dict[str, str]] = load_texts("whatif")
 
 
 def wtext(lang: str, key: str, **args: Any) -> str:
