@@ -75,6 +75,23 @@ def test_greedy_values_fulfilling_and_buying_sensibly() -> None:
     assert state.is_over
 
 
+def test_bots_asked_with_a_starting_contract_to_fulfil_first_fulfil_and_take() -> None:
+    """The issue-15 position: Blue has no money, but its open fur card and ship to Spain fulfil its secret starting
+    contract. Greedy fulfils first (the pay buys a card) and then takes one; MCTS and greedy also play the seat
+    whose contract does not fit, where declining is the only legal action."""
+    from test_packet_row_fulfil import blue_with_open_fur_and_spain
+
+    s = blue_with_open_fur_and_spain().apply("choose market")
+    bot = GreedyBot(seed=1)
+    first = bot.choose(s.observe(1))
+    assert first.kind == "fulfil"
+    s = s.apply(first)
+    assert s.to_move == 1 and bot.choose(s.observe(1)).kind == "take"
+    forced = blue_with_open_fur_and_spain("start_grain_gb").apply("choose market")
+    for b in (bot, make_bot("mcts:iterations=20", seed=1)):
+        assert str(b.choose(forced.observe(1))) == "decline"
+
+
 def test_greedy_explain_and_projected_scores() -> None:
     state = sl.new_game("packet_row", players=4, seed=2)
     bot = GreedyBot()

@@ -193,24 +193,89 @@ def test_fulfilling_is_possible_at_every_decision_and_at_the_end() -> None:
     assert s.apply("fulfil grain_gb ship gb goods grain1 grain3").to_move == 0  # still the same decision
 
 
-def test_the_secret_starting_contract_alone_never_makes_the_engine_ask() -> None:
-    # Blue's only visible option on the Market is to decline (no money), but its secret starting contract could
-    # be fulfilled: asking Blue would tell the table. The engine declines for it; Blue fulfils later.
-    decks = stacked_decks({"market": ["market_university", "market_library", "market_town_hall"]},
-                          bottom=["fur3", "ship_es"])
-    order = ["start_grain_gb", "start_fur_es", *(c.id for c in CAT.start_contracts
-                                                   if c.id not in ("start_grain_gb", "start_fur_es"))]
-    s = sl.new_game("packet_row", players=3, decks=decks, start_contracts=order)
-    s = rigged(s, 1, hand=["fur3"], ships=["ship_es"], money=0)
-    s = s.apply("choose market")
-    assert s.to_move == 2 and "pr_forced_decline" in [e.key for e in s.events]
-    # When Blue is asked for a visible reason, the starting contract can be fulfilled.
+def blue_with_open_fur_and_spain(contract: str = "start_fur_es", *, money: int = 0, players: int = 3,
+                                  market: tuple[str, ...] = ("grain1", "market_university", "market_library"),
+                                  box: str | None = None):
+    """Blue (seat 1) with ``money``, a fur 3 card and a ship to Spain lying open, and the secret starting contract
+    ``contract`` (``box``: a starting contract put last, into the box); Red has just to choose the Market."""
+    first = [contract] + ([box] if box else [])
+    rest = [c.id for c in CAT.start_contracts if c.id not in first]
+    order = [rest[0], contract, *rest[1:], *([box] if box else [])]
+    decks = stacked_decks({"market": list(market)}, bottom=["fur3", "ship_es"])
+    s = sl.new_game("packet_row", players=players, decks=decks, start_contracts=order)
+    return rigged(s, 1, hand=["fur3"], ships=["ship_es"], money=money)
+
+
+def test_a_seat_that_could_pay_after_fulfilling_its_starting_contract_is_asked_fulfils_and_pays() -> None:
+    # The issue's position: Blue has no money; its fur card and its ship to Spain complete its secret starting
+    # contract, and the Market offers grain 1 for $2. "Du kannst jederzeit während des Spiels Verträge erfüllen."
+    s = blue_with_open_fur_and_spain().apply("choose market")
+    assert s.to_move == 1 and s.supply("market")["current"][0] == "grain1"
+    assert [str(a) for a in s.legal_actions()] == ["decline", "fulfil start_fur_es ship es goods fur3"]
+    s = s.apply("fulfil start_fur_es ship es goods fur3")
+    assert s.to_move == 1 and s.player(1).money == 25  # the same decision, now with the money
+    assert "take market 0" in [str(a) for a in s.legal_actions()]
+    s = s.apply("take market 0")
+    assert s.player(1).money == 23 and "grain1" in s.player(1).hand
+    assert not check_invariants(s)
+
+
+def test_a_seat_whose_secret_might_be_fulfillable_is_asked_even_when_it_is_not() -> None:
+    # The same open cards with a starting contract they do not fit: Blue is asked all the same (the table cannot
+    # tell the two apart), and declining is its only legal action. Its decline reads as any other.
+    s = blue_with_open_fur_and_spain("start_grain_gb").apply("choose market")
+    assert s.to_move == 1 and [str(a) for a in s.legal_actions()] == ["decline"]
+    assert s.asked_for_secrecy() and not check_invariants(s)
+    assert s.observe(0).to_move == 1 and s.observe(0).asked_for_secrecy()
     s = s.apply("decline")
-    s = s.apply("choose guild")
-    assert s.to_move == 1
-    assert "fulfil start_fur_es ship es goods fur3" in fulfils(s)
-    assert s.observe(2).legal_actions() == [] or "fulfil start_fur_es ship es goods fur3" not in [
-        str(a) for a in s.observe(2).legal_actions()]
+    assert s.events[0].key == "pr_decline"
+    assert s.event_texts()[0] == "Blue takes no card from the Market."
+
+
+def test_a_seat_no_starting_contract_could_help_is_declined_for_by_the_engine_like_a_choice() -> None:
+    # No open goods or ship: no starting contract could be fulfilled, as everyone can tell. The engine declines
+    # for Blue, with the event of a decline by choice.
+    order = [c.id for c in CAT.start_contracts]
+    s = sl.new_game("packet_row", players=3, start_contracts=order, decks=stacked_decks(
+        {"market": ["market_university", "market_library", "market_town_hall"]}))
+    s = rigged(s, 1, money=0).apply("choose market")
+    assert s.to_move == 2 and "pr_decline" in [e.key for e in s.events]
+    assert "Blue takes no card from the Market." in s.event_texts()
+
+
+_FITS = [(c.id, c.good, c.dest) for c in CAT.start_contracts]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(fit=st.sampled_from(_FITS), other=st.integers(0, 11), money=st.integers(0, 5),
+       players=st.sampled_from([3, 4, 5]))
+def test_a_forced_decline_and_a_chosen_one_look_the_same_to_every_other_seat(fit, other, money, players) -> None:
+    """Two deals that differ only in Blue's secret starting contract: one its open cards fulfil (Blue may fulfil
+    and declines by choice), one they cannot (decline is Blue's only action). Every other seat's view and
+    observation, and the spectator's, are the same at Blue's decision and after it."""
+    contract, good, dest = fit
+    misfits = [c.id for c in CAT.start_contracts if c.good != good]
+    misfit = misfits[other % len(misfits)]
+    goods_card, ship = f"{good}3", f"ship_{dest}"
+    market = ("market_university", "market_library", "market_town_hall", "market_church")
+
+    def world(mine: str, boxed: str):
+        rest = [c.id for c in CAT.start_contracts if c.id not in (mine, boxed)]
+        order = [rest[0], mine, *rest[1:], boxed]
+        decks = stacked_decks({"market": list(market)}, bottom=[goods_card, ship])
+        s = sl.new_game("packet_row", players=players, decks=decks, start_contracts=order)
+        return rigged(s, 1, hand=[goods_card], ships=[ship], money=money).apply("choose market")
+
+    chosen, forced = world(contract, misfit), world(misfit, contract)
+    assert chosen.to_move == forced.to_move == 1
+    assert any(a.kind == "fulfil" for a in chosen.legal_actions())
+    assert [str(a) for a in forced.legal_actions()] == ["decline"]
+    for a, b in ((chosen, forced), (chosen.apply("decline"), forced.apply("decline"))):
+        assert not check_invariants(a) and not check_invariants(b)
+        for seat in (None, *(i for i in range(players) if i != 1)):
+            assert a.view(seat) == b.view(seat)
+            assert a.observe(seat).to_dict() == b.observe(seat).to_dict()
+            assert a.observe(seat).fingerprint() == b.observe(seat).fingerprint()
 
 
 # ---- the solver against a brute-force reading of the rules ------------------------------------------------------

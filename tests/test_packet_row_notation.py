@@ -144,7 +144,7 @@ def test_fulfil_parts_come_from_the_engine_and_rebuild_the_notation() -> None:
     from speicherstadt_lab.bots import make_bot
 
     seen = 0
-    for seed in range(6):
+    for seed in range(12):
         state = sl.new_game("packet_row", players=3, seed=seed)
         bot = make_bot("greedy", seed=seed)
         while not state.is_over:
@@ -162,4 +162,6 @@ def test_fulfil_parts_come_from_the_engine_and_rebuild_the_notation() -> None:
                 assert state.nt.fulfil_parts(str(a)) == p
                 seen += 1
             state = state.apply(bot.choose(state.observe(state.to_move)))
-    assert seen > 20
+    # 19 fulfilments on offer in these games: greedy fulfils as soon as the pay buys a card (issue 15), so a
+    # fulfillable contract seldom stays on offer for many decisions.
+    assert seen > 15

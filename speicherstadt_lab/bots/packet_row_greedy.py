@@ -222,8 +222,24 @@ class PacketRowHeuristic:
         ship_list = list(s.ships)
         for frm, _ in ships:
             ship_list.remove(nt.ship_of[frm])
-        money = s.money + sum(nt.pays[c] for c in contracts)
-        return self.holdings_value(money, tuple(hand), tuple(ship_list), self.seat) - base + 0.5
+        pays = sum(nt.pays[c] for c in contracts)
+        value = self.holdings_value(s.money + pays, tuple(hand), tuple(ship_list), self.seat) - base + 0.5
+        # The same seat decides again: a card the pay makes affordable counts (asked when it cannot pay yet).
+        return value + max(0.0, self._affordable_gain(s, pays))
+
+    def _affordable_gain(self, s: Any, extra: int) -> float:
+        """The best gain of a card on the board(s) being decided on that ``extra`` money would make affordable."""
+        st, nt = self.state, self.nt
+        if st.phase != "decide" or extra <= 0:
+            return 0.0
+        boards = [st.board]
+        if st.to_move == st.hm and st._others_all_took():
+            boards += st._open_boards()
+        richer = _Money(s, extra)
+        base = self.holdings_value(richer.money, s.hand, s.ships, self.seat)
+        gains = [self.card_gain(c, richer, base) for b in boards for c in st.current[b]
+                 if c >= 0 and s.money < nt.cost[c] <= richer.money]
+        return max(gains, default=0.0)
 
     def _cash_value(self, a: Action, s: Any) -> float:
         """Cash a money card only when the money buys a card on the board being decided on."""
@@ -231,16 +247,7 @@ class PacketRowHeuristic:
         if st.phase != "decide":
             return -0.1
         extra = sum(nt.value[c] for c in s.hand if self.kind[c] == "money")
-        boards = [st.board]
-        if st.to_move == st.hm and st._others_all_took():
-            boards += st._open_boards()
-        for b in boards:
-            for c in st.current[b]:
-                if c >= 0 and s.money < nt.cost[c] <= s.money + extra:
-                    base = self.holdings_value(s.money + extra, s.hand, s.ships, self.seat)
-                    if self.card_gain(c, _Money(s, extra), base) > 1.0:
-                        return 0.5
-        return -0.1
+        return 0.5 if self._affordable_gain(s, extra) > 1.0 else -0.1
 
 
 class _Money:

@@ -1,9 +1,10 @@
 """One game-agnostic conformance harness (pgx style) that every game of the lab must pass.
 
 It plays random playouts with explicit seeds and, after every step, checks what the state protocol
-promises: the game's own invariants, at least two legal actions at every decision, every legal action
-applies, ``apply`` never changes the state it is called on, a lossless JSON round trip that plays on
-identically, views that are JSON-ready and free of hidden orders, ``observe``/``determinize`` (and
+promises: the game's own invariants, at least two legal actions at every decision (one where the game says
+it asks on purpose: ``lone_decision``), every legal action applies, ``apply`` never changes the state it is
+called on, a lossless JSON round trip that plays on identically, views that are JSON-ready and free of hidden
+orders, ``observe``/``determinize`` (and
 ``rearranged``, where a game has it) that keep the public facts, no position repeated (a repeat means an
 endless line of play), determinism for equal seeds, refusal of actions that are not legal (with
 ``IllegalAction``, state unchanged), and the game's own end-of-game checks.
@@ -35,7 +36,7 @@ from .rng import Rng
 #: Names of the checks; pass some of them as ``skip`` to leave them out of a run.
 CHECKS = (
     "invariants",  # the game's own invariants hold in every state
-    "decisions",  # to_move / is_over agree; ≥ 2 distinct, re-parsable legal actions at every decision
+    "decisions",  # to_move / is_over agree; ≥ 2 (lone_decision: ≥ 1) distinct, re-parsable legal actions
     "scores",  # score_breakdown sums to score for every seat
     "apply",  # every legal action applies and records events and last_action
     "unchanged",  # apply (legal or refused) leaves the state it was called on unchanged
@@ -74,6 +75,10 @@ def _no_transition_checks(before: GameState, action: str, after: GameState) -> l
     return []
 
 
+def _never(state: GameState) -> bool:
+    return False
+
+
 @dataclass(frozen=True)
 class ConformanceAdapter:
     """What a game supplies to the harness.
@@ -86,7 +91,9 @@ class ConformanceAdapter:
     not change when hidden information is resampled; ``position(state)`` identifies a position for
     the repetition check. ``rearrangement(state, seed)``: keyword arguments of a legal ``state.rearranged``
     call that moves the hidden order (e.g. the order of ``determinize(seed)``); None for a game that has no
-    ``rearranged`` (the check is then left out).
+    ``rearranged`` (the check is then left out). ``lone_decision(state)``: True where the game asks a seat with
+    a single legal action on purpose (it decides whom to ask on public facts only, and the mover's secret
+    happens to leave one action); the harness accepts one legal action there, never none.
     """
 
     game: str
@@ -100,6 +107,7 @@ class ConformanceAdapter:
     public: Callable[[GameState, int | None], Any] = _default_public
     position: Callable[[GameState], str] = _default_position
     rearrangement: Callable[[GameState, int], dict[str, Any]] | None = None
+    lone_decision: Callable[[GameState], bool] = _never
     max_decisions: int = 20_000
 
 
@@ -262,7 +270,8 @@ class _Checker:
         self.expect("decisions", isinstance(s.to_move, int) and 0 <= s.to_move < s.n_players,
                     f"to_move {s.to_move!r} is not a seat")
         texts = [str(x) for x in legal]
-        self.expect("decisions", len(legal) >= 2, f"a decision with {len(legal)} legal action(s): {texts}")
+        least = 1 if self.a.lone_decision(s) else 2
+        self.expect("decisions", len(legal) >= least, f"a decision with {len(legal)} legal action(s): {texts}")
         self.expect("decisions", len(set(texts)) == len(texts), f"duplicate legal actions: {texts}")
         for x in legal:
             again = s.parse_action(str(x))

@@ -49,7 +49,8 @@ class GameState(Protocol):
     def is_over(self) -> bool: ...
 
     def legal_actions(self) -> list[Action]:
-        """Every legal action, in a stable order (≥ 2 at a decision: steps without a choice are automatic)."""
+        """Every legal action, in a stable order (≥ 2 at a decision: steps without a choice are automatic; a game
+        with secrets may ask on public facts alone and then offer one, e.g. Packet Row's ``asked_for_secrecy``)."""
         ...
 
     def apply(self, action: Action | str) -> GameState:

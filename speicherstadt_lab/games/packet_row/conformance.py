@@ -9,6 +9,9 @@ The harness's full mode also checks ``observe(seat)`` of seats that are not to m
 mover's legal actions. In Packet Row those depend on the mover's secret starting contract, so that check
 cannot hold without a leak: run full checks with ``skip=("observe",)``; the quick mode checks ``observe`` of
 the mover at every step, and ``tests/test_packet_row_hidden.py`` checks every seat's observation.
+
+A seat whose secret starting contract might be fulfillable (public facts only) is asked even when its real
+contract leaves it one action (docs/packet-row-notes.md, entry 9): ``lone_decision`` tells the harness so.
 """
 
 from __future__ import annotations
@@ -162,5 +165,6 @@ def conformance_adapter() -> ConformanceAdapter:
         hidden_sequences=hidden_sequences,
         public=public,
         rearrangement=rearrangement,
+        lone_decision=State.asked_for_secrecy,
         max_decisions=5_000,
     )

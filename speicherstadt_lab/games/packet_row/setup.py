@@ -358,8 +358,11 @@ def check_invariants(st: State) -> list[str]:
         if any(nt.kind[c] == "money" for s in st.seats for c in s.hand):
             problems.append("a money card was not cashed at the end")
     if st.to_move is not None and not problems:
-        if len(st._options(public=False)) < 2:
-            problems.append(f"seat {st.to_move} is asked to decide with fewer than two legal actions")
-        elif len(st._options(public=True)) < 2:
-            problems.append(f"seat {st.to_move} is asked only because of its secret card")
+        # Asked only on public facts (entry 9): two visible actions, or a secret contract that might be fulfilled.
+        secrecy = st.asked_for_secrecy()
+        if len(st._options(public=True)) < 2 and not secrecy:
+            problems.append(f"seat {st.to_move} is asked though everyone can tell it has no choice")
+        elif len(st._options(public=False)) < (1 if secrecy else 2):
+            problems.append(f"seat {st.to_move} is asked to decide with {len(st._options(public=False))} legal "
+                            "action(s)")
     return problems

@@ -10,7 +10,8 @@ What is secret (``docs/packet-row-notes.md``): the order of the four decks (and,
 cards were removed), the unused starting contracts, and each seat's starting contract until it is
 fulfilled or the game ends. Every other card in a hand was taken from an open supply, so a player with a
 perfect memory knows it: the lab treats it as public. Whether the engine asks a seat or decides for it
-depends on public facts only, so being asked never tells the others anything.
+depends on public facts only (a seat whose secret contract *might* be fulfillable is asked whatever it is),
+so being asked never tells the others anything.
 """
 
 from __future__ import annotations
@@ -164,7 +165,7 @@ class State(JsonState):
         return self.phase == "over"
 
     def legal_actions(self) -> list[Action]:
-        """Every action the seat to move may take (≥ 2 whenever a seat is to move)."""
+        """Every action the seat to move may take (≥ 2, except where ``asked_for_secrecy``)."""
         if self._legal is None:
             self._legal = self._options(public=False) if self.to_move is not None else ()
         return list(self._legal)
@@ -410,6 +411,41 @@ class State(JsonState):
     def _fulfil_actions(self, s: Seat, public: bool) -> tuple[Action, ...]:
         return self._fulfils(s, public)[1]
 
+    def _secret_may_fulfil(self, s: Seat) -> bool:
+        """Whether, as far as anyone else can tell, the seat's secret starting contract might be fulfillable now.
+
+        Public facts only: the seat's open cards and the multiset of starting contracts nobody has seen (the box
+        and every secret one, the seat's own included), which is the same in every deal ``observe``,
+        ``determinize`` or ``rearranged`` makes. True when one of them, with the seat's open contracts, cards and
+        ships, allows a fulfilment (docs/packet-row-notes.md, entry 9).
+        """
+        contracts, items, ships, captains, merchants = self._hand_parts(s, public=True)
+        if not items or not ships:
+            return False
+        pool = tuple(sorted(set(self._secret_pool(self._secret_holders(None)))))
+        cache = self.nt.secret_cache
+        key = (s.hand, s.ships, pool)  # the whole hand keys it; the answer never reads the starting contract
+        hit = cache.get(key)
+        if hit is None:
+            tables = self.nt.tables
+            hit = any(tables.options(tuple(sorted((*contracts, c))), items, ships, captains, merchants)
+                      for c in pool)
+            if len(cache) > 50000:
+                cache.clear()
+            cache[key] = hit
+        return hit
+
+    def asked_for_secrecy(self) -> bool:
+        """True when the seat to move is asked although its only visible action is one: its secret starting
+        contract might be fulfillable (public facts only), so it is asked whatever that contract is, and its
+        legal actions may then be that one action alone (a forced choice nobody else can tell from a free one)."""
+        if self.to_move is None:
+            return False
+        cards, tail, secret = self._option_parts()
+        mover = self.seats[self.to_move]
+        return (secret and len(cards) + len(self._fulfil_actions(mover, True)) + len(tail) < 2
+                and self._secret_may_fulfil(mover))
+
     # -- rules: choosing and taking -------------------------------------------------------------
 
     def _r_choose(self, a: Action, ev: list[Event]) -> None:
@@ -605,8 +641,10 @@ class State(JsonState):
     def _advance(self, ev: list[Event]) -> None:
         """Carry out every step without a real decision, until a seat must choose or the game ends.
 
-        A seat is asked when it has two or more actions *everyone can tell it has* (its secret starting
-        contract does not count), so whether the engine asks never gives the secret away.
+        A seat is asked when it has two or more actions *everyone can tell it has*, or when its secret starting
+        contract might be fulfillable as far as everyone can tell (``_secret_may_fulfil``). Both depend on
+        public facts only, so whether the engine asks never gives the secret away; in the second case the
+        seat's legal actions may be its one visible action alone (entry 9 of docs/packet-row-notes.md).
         """
         nt = self.nt
         while True:
@@ -627,7 +665,7 @@ class State(JsonState):
             cards, tail, secret = self._option_parts()
             mover = self.seats[self.to_move]
             public = (*cards, *self._fulfil_actions(mover, secret), *tail)
-            if len(public) >= 2:
+            if len(public) >= 2 or (secret and self._secret_may_fulfil(mover)):
                 self._legal = (*cards, *self._fulfil_actions(mover, False), *tail) if secret else public
                 return
             only = public[0]
@@ -640,7 +678,9 @@ class State(JsonState):
                 self.pending = self.pending[1:]
             elif only is nt.DECLINE:
                 empty = not self._has_cards(self.board)
-                ev.append(_ev(Event, ("pr_forced_decline_empty" if empty else "pr_forced_decline",
+                # The same event as a decline by choice: the reason is public anyway, and a decline looks
+                # the same to the others whether the seat had a choice or not (entry 9).
+                ev.append(_ev(Event, ("pr_forced_decline_empty" if empty else "pr_decline",
                                       {"seat": seat, "board": BOARDS[self.board]})))
                 self.pending = self.pending[1:]
             elif only is nt.PASS:
