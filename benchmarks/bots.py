@@ -8,6 +8,12 @@ every pairing sees the same deals (common random numbers). Prints, per pairing, 
     python benchmarks/bots.py --pairs greedy/random,mcts/greedy --mcts-games 40 --seconds 0.5 --processes 2
     python benchmarks/bots.py --pairs mcts/greedy --games 200 --iterations 150
     python benchmarks/bots.py --game packet_row --pairs greedy/random --games 200   # Packet Row
+    python benchmarks/bots.py --ismcts --games 30 --seconds 0.5   # OpenSpiel's ISMCTS vs 2x our MCTS (needs [rl])
+
+The outside opponent (``--ismcts``): OpenSpiel's ``ISMCTSBot`` with a random-rollout evaluator, playing through
+``speicherstadt_lab.interop.openspiel`` (it samples worlds with our ``observe(seat).determinize``), against two of
+our ``mcts`` bots at equal seconds per move, 3 players, the ISMCTS seat rotated. Prints its win share (ties split)
+with a 95% Wilson interval next to the fair share 1/3.
 """
 
 from __future__ import annotations
@@ -61,6 +67,69 @@ def play_one(job: dict[str, Any]) -> dict[str, Any]:
 
 
 
+def play_ismcts_one(job: dict[str, Any]) -> dict[str, Any]:
+    """One game of OpenSpiel's ISMCTS (seat ``job['seat']``) against our MCTS, both ``job['seconds']`` per move."""
+    import numpy as np
+    import pyspiel
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    from speicherstadt_lab.interop import openspiel as adapter
+
+    class TimedISMCTS(ismcts.ISMCTSBot):
+        """ISMCTS with a wall-clock budget per move instead of a number of simulations."""
+
+        def __init__(self, *a: Any, seconds: float, **kw: Any) -> None:
+            super().__init__(*a, **kw)
+            self.seconds = seconds
+
+        def run_search(self, state: Any) -> Any:
+            self.reset()
+            legal = state.legal_actions()
+            if len(legal) == 1:
+                return [(legal[0], 1.0)]
+            self._root_node = self.create_new_node(state)
+            deadline = time.perf_counter() + self.seconds
+            sims = 0
+            key = self.get_state_key(state)
+            while sims == 0 or time.perf_counter() < deadline:
+                world = self.sample_root_state(state)
+                assert self.get_state_key(world) == key  # a sampled world looks the same to the seat
+                self.run_simulation(world)
+                sims += 1
+            return self.get_final_policy(state, self._root_node)
+
+    n = job["players"]
+    game = pyspiel.load_game("python_speicherstadt", {"players": n})
+    deal = derive_seed(job["seed"], "deal", job["deal"])
+    world_seeds = np.random.RandomState(deal % 2**31)
+
+    def resample(state: Any, player: int) -> Any:
+        """A full world consistent with what ``player`` knows: our determinize of its observation."""
+        world = state.state.observe(player).determinize(int(world_seeds.randint(2**31)))
+        return adapter.SpielState(game, world, state.moves)
+
+    rs = np.random.RandomState(derive_seed(deal, "ismcts") % 2**31)
+    bot = TimedISMCTS(game, mcts.RandomRolloutEvaluator(1, rs), 2.0, max_simulations=0,
+                      random_state=rs, seconds=job["seconds"])
+    bot.set_resampler(resample)
+    ours = {i: make_bot("mcts", seed=derive_seed(deal, "bot", i), seconds=job["seconds"]) for i in range(n)}
+    state = game.new_initial_state()
+    state.apply_action(deal % adapter.SETUP_SEEDS)
+    while not state.is_terminal():
+        seat = state.current_player()
+        if seat == job["seat"]:
+            state.apply_action(int(bot.step(state)))
+        else:
+            engine = state.state
+            action = ours[seat].choose(engine.observe(seat))
+            state.apply_action(game.catalogue.id_of(engine, action))
+    final = state.state
+    winners = final.winners()
+    return {"pair": "ismcts/mcts", "deal": job["deal"], "seat": job["seat"],
+            "win": 1.0 / len(winners) if job["seat"] in winners else 0.0, "score": final.score(job["seat"]),
+            "best_other": max(final.score(i) for i in range(n) if i != job["seat"]), "ms_per_decision": float("nan")}
+
+
 def jobs_for(pair: str, games: int, players: int, seed: int, params: dict[str, dict[str, Any]],
              game: str = "speicherstadt") -> list[dict]:
     hero, villain = pair.split("/")
@@ -100,7 +169,25 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
     ap.add_argument("--rollout", default="greedy", help="MCTS rollout bot")
     ap.add_argument("--horizon", type=int, default=1, help="MCTS rollout horizon in rounds (0: to the end)")
     ap.add_argument("--processes", type=int, default=1)
+    ap.add_argument("--ismcts", action="store_true",
+                    help="OpenSpiel's ISMCTS vs 2x our MCTS, 3 players, --seconds per move each (needs the [rl] extra)")
     args = ap.parse_args(argv)
+    if args.ismcts:
+        seconds = args.seconds if args.seconds is not None else 0.5
+        jobs = [{"players": 3, "seed": args.seed, "deal": g // 3, "seat": g % 3, "seconds": seconds}
+                for g in range(args.games)]
+        t0 = time.perf_counter()
+        if args.processes > 1:
+            with ProcessPoolExecutor(args.processes) as pool:
+                results = list(pool.map(play_ismcts_one, jobs, chunksize=1))
+        else:
+            results = [play_ismcts_one(j) for j in jobs]
+        table = summarize(results, 3).drop(columns=["hero_ms_per_decision"])
+        table["pairing"] = "OpenSpiel ISMCTS vs 2x mcts"
+        with pd.option_context("display.width", 200, "display.max_columns", 20, "display.precision", 3):
+            print(table.to_string(index=False))
+        print(f"{seconds} s per move each; wall time {time.perf_counter() - t0:.0f} s, {args.processes} process(es)")
+        return table
 
     mcts: dict[str, Any] = {"rollout": args.rollout, "horizon": args.horizon}
     if args.seconds is not None:
