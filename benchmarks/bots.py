@@ -91,7 +91,8 @@ def play_ismcts_one(job: dict[str, Any]) -> dict[str, Any]:
             deadline = time.perf_counter() + self.seconds
             sims = 0
             key = self.get_state_key(state)
-            while sims == 0 or time.perf_counter() < deadline:
+            # OpenSpiel's first simulation only expands the root (its visits stay 0): at least two, then the clock
+            while sims < 2 or time.perf_counter() < deadline:
                 world = self.sample_root_state(state)
                 assert self.get_state_key(world) == key  # a sampled world looks the same to the seat
                 self.run_simulation(world)
