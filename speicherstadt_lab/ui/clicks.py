@@ -44,7 +44,10 @@ KINDS = tuple(CLICK_FIELDS)
 
 
 class ClickError(ValueError):
-    """A browser message the board refuses before the rules see it; ``text(lang)`` explains it."""
+    """A browser message the board refuses before the rules see it; ``text(lang)`` explains it (from the
+    message table ``TABLE``: each board has its own)."""
+
+    TABLE = "click"
 
     def __init__(self, key: str, **params: Any) -> None:
         self.key = key
@@ -52,7 +55,7 @@ class ClickError(ValueError):
         super().__init__(self.text("en"))
 
     def text(self, lang: str = "en", namer: Any = None) -> str:
-        return messages.text("click", self.key, lang, self.params, namer)
+        return messages.text(self.TABLE, self.key, lang, self.params, namer)
 
 
 def show_value(value: Any) -> str:

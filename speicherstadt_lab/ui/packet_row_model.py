@@ -19,6 +19,7 @@ from ..engine.actions import Action
 from ..engine.i18n import LANGS, load_messages, messages
 from ..games.packet_row.catalog import BOARDS
 from ..games.packet_row.render import SEAT_COLOURS
+from . import clicks
 from .clicks import click_kind
 from .model import SHAPES, ink, short_labels, show_value
 
@@ -414,16 +415,10 @@ def highlight(state: Any, previous: Any | None = None) -> dict[str, Any]:
 # ---- clicks --------------------------------------------------------------------------------------
 
 
-class ClickError(ValueError):
-    """A browser message the board refuses before the rules see it; ``text(lang)`` explains it."""
+class ClickError(clicks.ClickError):
+    """A Packet Row board's refusal of a browser message (its own message table)."""
 
-    def __init__(self, key: str, **params: Any) -> None:
-        self.key = key
-        self.params = params
-        super().__init__(self.text("en"))
-
-    def text(self, lang: str = "en", namer: Any = None) -> str:
-        return messages.text("pru_click", self.key, lang, self.params, namer)
+    TABLE = "pru_click"
 
 
 def _int(v: Any, field: str) -> int:
