@@ -90,6 +90,13 @@ def collect(game: str, players: int, seed: int, games: int, bot: str = "greedy",
     return {k: np.asarray([v for p in parts for v in p[k]], dtype=float) for k in parts[0]}
 
 
+def model_json(model: ValueModel) -> str:
+    """The model's file text: one top-level field per line (weights stay on their line; exact values)."""
+    d = model.to_dict()
+    fields = [f" {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}" for k, v in d.items()]
+    return "{\n" + ",\n".join(fields) + "\n}\n"
+
+
 def brier(probs: np.ndarray, won: np.ndarray, players: int) -> float:
     """Mean over positions of the sum over seats of (p - outcome)²; rows are seats, ``players`` per position."""
     return float(((probs - won) ** 2).reshape(-1, players).sum(axis=1).mean())
@@ -187,8 +194,8 @@ def train(game: str = "speicherstadt", players: int = 3, games: int = 3000, seed
                           "count": count, "training": training})
     path = Path(out) if out is not None else model_path(game, players, expansion)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(model.to_dict(), indent=1) + "\n", encoding="utf-8")
+    path.write_text(model_json(model), encoding="utf-8")
     return model
 
 
-__all__ = ["MODEL_FORMAT", "brier", "collect", "sample_positions", "train"]
+__all__ = ["MODEL_FORMAT", "brier", "collect", "model_json", "sample_positions", "train"]
