@@ -222,6 +222,7 @@ def test_review_with_the_value_model_measures_losses_and_luck_without_noise() ->
         node = node.play(bot.choose(node.state.observe(node.state.to_move)))
     rv = review(rec, rollouts=4, value="model", progress=False, luck_rollouts=12)
     assert rv.settings["value"] == "model" and len(rv.decisions) == len(rec.mainline()) - 1
+    assert rv.settings["thresholds"] == FLOORS  # no sampling noise: the floors, not the 4-rollout levels
     assert (rv.decisions["win_loss"] >= 0).all() and (rv.decisions["best_win_prob"] <= 1).all()
     assert len(rv.luck) > 0 and rv.luck.filter(like="win").abs().le(1).all().all()
     again = review(rec, rollouts=4, value="model", progress=False, luck_rollouts=12)
