@@ -131,6 +131,14 @@ def play_ismcts_one(job: dict[str, Any]) -> dict[str, Any]:
             "best_other": max(final.score(i) for i in range(n) if i != job["seat"]), "ms_per_decision": float("nan")}
 
 
+def run_all(play: Any, jobs: list[dict[str, Any]], processes: int) -> list[dict[str, Any]]:
+    """``play`` on every job, in order: on a process pool when ``processes`` > 1."""
+    if processes <= 1:
+        return [play(j) for j in jobs]
+    with ProcessPoolExecutor(processes) as pool:
+        return list(pool.map(play, jobs, chunksize=1))
+
+
 def jobs_for(pair: str, games: int, players: int, seed: int, params: dict[str, dict[str, Any]],
              game: str = "speicherstadt") -> list[dict]:
     hero, villain = pair.split("/")
@@ -178,11 +186,7 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
         jobs = [{"players": 3, "seed": args.seed, "deal": g // 3, "seat": g % 3, "seconds": seconds}
                 for g in range(args.games)]
         t0 = time.perf_counter()
-        if args.processes > 1:
-            with ProcessPoolExecutor(args.processes) as pool:
-                results = list(pool.map(play_ismcts_one, jobs, chunksize=1))
-        else:
-            results = [play_ismcts_one(j) for j in jobs]
+        results = run_all(play_ismcts_one, jobs, args.processes)
         table = summarize(results, 3).drop(columns=["hero_ms_per_decision"])
         table["pairing"] = "OpenSpiel ISMCTS vs 2x mcts"
         with pd.option_context("display.width", 200, "display.max_columns", 20, "display.precision", 3):
@@ -201,11 +205,7 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
         n = args.mcts_games if args.mcts_games is not None and pair.startswith("mcts") else args.games
         jobs.extend(jobs_for(pair.strip(), n, args.players, args.seed, params, args.game))
     t0 = time.perf_counter()
-    if args.processes > 1:
-        with ProcessPoolExecutor(args.processes) as pool:
-            results = list(pool.map(play_one, jobs, chunksize=1))
-    else:
-        results = [play_one(j) for j in jobs]
+    results = run_all(play_one, jobs, args.processes)
     table = summarize(results, args.players)
     with pd.option_context("display.width", 200, "display.max_columns", 20, "display.precision", 3):
         print(table.to_string(index=False))

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from test_app import tree_items
 
 from speicherstadt_lab.engine.protocol import get_game
 from speicherstadt_lab.records import GameRecord, Node
@@ -33,18 +34,7 @@ def play_plies(app: LabApp, n: int) -> None:
         app.play(str(app.state.legal_actions()[0]))
 
 
-def items(app: LabApp) -> list[dict[str, Any]]:
-    """Every item of the tree view's data, depth first."""
-    out: list[dict[str, Any]] = []
-
-    def walk(line: list[dict[str, Any]]) -> None:
-        for item in line:
-            out.append(item)
-            for var in item.get("v", []):
-                walk(var)
-
-    walk(app.tree.tree["line"])
-    return out
+items = tree_items  # every item of the tree view's data, depth first (shared with test_app)
 
 
 def item_of(app: LabApp, node: Node) -> dict[str, Any]:
