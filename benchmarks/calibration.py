@@ -80,6 +80,45 @@ def brier(p: list[float], won: list[float]) -> float:
     return float(sum((a - b) ** 2 for a, b in zip(p, won, strict=True)))
 
 
+GREEDY = "greedy rollouts (100)"
+
+
+def print_against_greedy(rows: list[dict[str, Any]], rounds: tuple[int, ...], draws: int = 2000) -> None:
+    """Paired differences against 100 greedy rollouts (negative: better), with 95% intervals from resampling
+    the games, and the greedy rollouts' Brier with their sampling noise removed: Σ p(1-p)/(n-1) estimates it
+    without bias, so that line is what infinitely many greedy rollouts would score (on greedy self-play the
+    best any judgement of the public facts can do, since the rollouts replay the very policy that plays)."""
+    games = sorted({row["game"] for row in rows})
+    index = {g: k for k, g in enumerate(games)}
+    rng = np.random.default_rng(0)
+    picks = rng.integers(0, len(games), size=(draws, len(games)))
+    n = METHODS[GREEDY]["rollouts"]
+    table: dict[str, dict[str, str]] = {}
+    for name in ("model", "hybrid"):
+        line = {}
+        for r in (*rounds, "all"):
+            sel = [row for row in rows if r == "all" or row["round"] == r]
+            per_game = np.zeros(len(games))
+            count = np.zeros(len(games))
+            for row in sel:
+                per_game[index[row["game"]]] += brier(row[name][0], row["won"]) - brier(row[GREEDY][0], row["won"])
+                count[index[row["game"]]] += 1
+            boot = per_game[picks].sum(axis=1) / np.maximum(count[picks].sum(axis=1), 1)
+            lo, hi = np.percentile(boot, [2.5, 97.5])
+            line[f"round {r}" if r != "all" else "all"] = f"{per_game.sum() / count.sum():+.3f} ({lo:+.3f}..{hi:+.3f})"
+        table[f"{name} - greedy (100)"] = line
+    floor = {}
+    for r in (*rounds, "all"):
+        sel = [row for row in rows if r == "all" or row["round"] == r]
+        noise = np.mean([sum(p * (1 - p) for p in row[GREEDY][0]) / (n - 1) for row in sel])
+        floor[f"round {r}" if r != "all" else "all"] = (
+            f"{np.mean([brier(row[GREEDY][0], row['won']) for row in sel]) - noise:.3f}")
+    table["greedy rollouts without their noise (n → ∞)"] = floor
+    print("\nagainst 100 greedy rollouts, paired (negative: better; 95% interval over games):")
+    with pd.option_context("display.width", 200):
+        print(pd.DataFrame(table).T.to_string())
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--game", default="speicherstadt")
@@ -121,6 +160,7 @@ def main(argv: list[str] | None = None) -> int:
         print(df.to_string())
     ref = df.loc["1/n for all", "all"]
     print("ratio to 1/n (all rounds): " + ", ".join(f"{n} {df.loc[n, 'all'] / ref:.3f}" for n in names[2:]))
+    print_against_greedy(rows, rounds)
     for name in ("model", "hybrid"):
         p = np.array([x for row in rows for x in row[name][0]])
         won = np.array([x for row in rows for x in row["won"]])
