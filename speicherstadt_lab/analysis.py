@@ -176,22 +176,29 @@ def quick_evaluate(state: GameState, seed: int = 0, mode: str = "fair") -> pd.Da
 
 
 def compare_actions(state: GameState, rollouts: int = 200, bot: Any = None, mode: str = "fair", seed: int = 0,
-                    actions: list[Action | str] | None = None, processes: int | None = None) -> pd.DataFrame:
+                    actions: list[Action | str] | None = None, processes: int | None = None,
+                    method: str = "rollouts", horizon: int = 1) -> pd.DataFrame:
     """Each legal action of the seat to move (or ``actions``), with that seat's win probability and
     expected final score after it, best first (win probability, then score).
 
     Every action is played out from the same determinizations with the same policy random streams
-    (common random numbers), so the ranking reflects the actions, not the luck of the draw.
+    (common random numbers), so the ranking reflects the actions, not the luck of the draw. ``method="hybrid"``
+    stops each rollout when ``horizon`` more rounds have begun and lets the value model score it, as
+    ``evaluate`` does (``"model"`` is not offered: one position's features after a move say too little).
     """
+    if method not in ("rollouts", "hybrid"):
+        raise ValueError(f"method must be 'rollouts' or 'hybrid', not {method!r}")
     seat = state.to_move
     if seat is None:
         raise ValueError("compare_actions: nobody is to move (the game is over)")
     acts = state.legal_actions() if actions is None else [state.parse_action(a) for a in actions]
     # The mover knows its own hidden cards (Packet Row's hand): sample only what the mover cannot see.
-    res = _run(state, list(acts), rollouts, bot, mode, seed, processes, viewer=seat)
+    res = _run(state, list(acts), rollouts, bot, mode, seed, processes, viewer=seat,
+               horizon=horizon if method == "hybrid" else None)
     rows = [{"action": str(a), **_summary(r, seat)} for a, r in zip(acts, res, strict=True)]
     df = pd.DataFrame(rows).sort_values(["win_prob", "score_mean"], ascending=False, kind="stable")
     df = df.reset_index(drop=True)
     df.insert(0, "rank", range(1, len(df) + 1))
-    df.attrs.update({"seat": seat, "rollouts": rollouts, "mode": mode, "seed": seed, "bot": _label(bot)})
+    df.attrs.update({"seat": seat, "rollouts": rollouts, "mode": mode, "seed": seed, "bot": _label(bot),
+                     "method": method, **({"horizon": horizon} if method == "hybrid" else {})})
     return df

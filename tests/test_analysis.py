@@ -137,3 +137,25 @@ def test_errors_and_finished_games():
     assert math.isclose(df["win_prob"].sum(), 1.0)
     with pytest.raises(ValueError):
         compare_actions(final)
+
+
+def test_compare_actions_by_the_hybrid_stops_at_the_next_round_and_asks_the_model() -> None:
+    """method='hybrid': common random numbers as ever; where every rollout ends the game before the horizon it
+    is exactly the full greedy comparison; elsewhere the leaves are the model's, not the end."""
+    bot = GreedyBot(seed=1)
+    state = sl.new_game(players=3, seed=8)
+    early = None
+    while state.round < 12 or len(state.legal_actions()) < 2:
+        if early is None and state.round == 2 and len(state.legal_actions()) > 1:
+            early = state
+        state = state.apply(bot.choose(state.observe(state.to_move)))
+    last = compare_actions(state, rollouts=6, bot="greedy", seed=3)
+    hybrid_last = compare_actions(state, rollouts=6, bot="greedy", seed=3, method="hybrid")
+    assert hybrid_last.equals(last) and hybrid_last.attrs["horizon"] == 1
+    hybrid = compare_actions(early, rollouts=6, bot="greedy", seed=3, method="hybrid")
+    full = compare_actions(early, rollouts=6, bot="greedy", seed=3)
+    assert set(hybrid["action"]) == set(full["action"]) and hybrid["win_prob"].between(0, 1).all()
+    assert not hybrid.set_index("action")["win_prob"].equals(full.set_index("action")["win_prob"])
+    assert hybrid.attrs["method"] == "hybrid" and full.attrs["method"] == "rollouts"
+    with pytest.raises(ValueError, match="method"):
+        compare_actions(early, rollouts=2, method="model")
