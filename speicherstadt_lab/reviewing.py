@@ -63,6 +63,18 @@ FLOORS: dict[str, dict[str, float]] = {
     "mistake": {"win": 0.20, "score": 5.0},
 }
 
+#: The levels of a review by the hybrid (``value="hybrid"``). benchmarks/review_levels.py on tuning games (seeds
+#: "review-levels-tuning", 672 decisions of two greedy seats and a random one) measured the real loss of a choice
+#: (200 greedy play-outs of the chosen and the best move) at 0.85 × the hybrid's loss (correlation 0.70); these
+#: are the floors over 0.85, so that a flag's real loss reaches the floors on average.
+HYBRID_LEVELS: dict[str, dict[str, float]] = {
+    "inaccuracy": {"win": 0.12, "score": 2.4},
+    "mistake": {"win": 0.24, "score": 6.0},
+}
+
+#: What may measure a review's losses: rollouts (None), the value model, or the hybrid (both find the move too).
+VALUES = (None, "model", "hybrid")
+
 REVIEW_KEY = "review"
 LUCK_KEY = "luck"
 _DIGITS = 4
@@ -177,13 +189,18 @@ def review(record: GameRecord, rollouts: int = DEFAULT_ROLLOUTS, bot: Any = None
     search (the rollouts) still finds the better move, but the learned value model measures what a choice
     loses (win chance and points after the chosen and the best move, on the mover's observation) and the luck
     of each supply (the model after it against its mean over the draws that could have come), without noise.
+    ``value="hybrid"`` (the app's review when the game has a model): every action is played out ``rollouts``
+    times by greedy players to the start of the next round and scored by the model (``compare_actions(...,
+    method="hybrid")``, common random numbers); that finds the best move and measures the losses, flagged at
+    ``HYBRID_LEVELS``; the luck as with the model. Its losses are checked against real play-outs in
+    ``benchmarks/review_levels.py`` (docs/review.md).
     Fair mode throughout: no rollout knows the hidden order. The results are also written into the record's
     annotations. A chance node on the line (``Node.rearrange``) is no decision and is not reviewed.
     """
     if not isinstance(rollouts, int) or rollouts < 2:
         raise ValueError(f"rollouts: must be a whole number ≥ 2, not {rollouts!r}")
-    if value not in (None, "model"):
-        raise ValueError(f"value: must be None or 'model', not {value!r}")
+    if value not in VALUES:
+        raise ValueError(f"value: must be None, 'model' or 'hybrid', not {value!r}")
     luck_n = luck_rollouts if luck_rollouts is not None else 4 * rollouts
     path = record.path_to(node if node is not None else record.end())
     first = 0
@@ -208,7 +225,7 @@ def review(record: GameRecord, rollouts: int = DEFAULT_ROLLOUTS, bot: Any = None
     # The model measures without sampling noise, the limit of ever more rollouts: the levels' floors. (With the
     # rollout-scaled levels a review by the model flagged nothing in games of a random seat against greedy ones;
     # with the floors it flagged the random seat's moves more often: 7% against 1.5-5.5%, 3 games.)
-    levels = thresholds_for(NOISELESS if value == "model" else rollouts)
+    levels = HYBRID_LEVELS if value == "hybrid" else thresholds_for(NOISELESS if value == "model" else rollouts)
     settings = {"rollouts": rollouts, "luck_rollouts": luck_n if luck else None, "bot": _label(bot), "seed": seed,
                 "mode": "fair", "thresholds": levels, "seconds": round(elapsed, 1), "value": value or "rollouts"}
     rows = []
@@ -307,6 +324,9 @@ def _job(job: tuple[Any, ...]) -> Any:
     if kind == "decision":
         _, text, rollouts, bot, seed, value, chosen = job
         state = load_state(text)
+        if value == "hybrid":  # greedy rollouts to the next round's start, scored by the model: find and measure
+            df = compare_actions(state, rollouts=rollouts, bot="greedy", seed=seed, method="hybrid")
+            return df[["action", "win_prob", "score_mean"]].to_dict("records")
         df = compare_actions(state, rollouts=rollouts, bot=bot, seed=seed)
         rows = df[["action", "win_prob", "score_mean"]].to_dict("records")
         if value == "model":  # search ranks the moves; the model measures the chosen and the best one
@@ -331,7 +351,7 @@ def _luck(make_before: Callable[[int], GameState], after: GameState, n: int, bot
           value: str | None = None) -> dict[str, Any]:
     """Per seat, win probability and mean score just before (rollouts from ``make_before(det_seed)``, or the
     value model's mean over those draws) and after (``evaluate``, or the model) a supply."""
-    if value == "model":
+    if value in ("model", "hybrid"):  # the model: no sampling noise in the luck
         model = load_model(after)
         draws = [model.predict(make_before(derive_seed(seed, "determinize", r))) for r in range(n)]
         win_b = [sum(float(d.loc[i, "win_prob"]) for d in draws) / n for i in range(after.n_players)]

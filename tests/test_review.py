@@ -13,6 +13,7 @@ from speicherstadt_lab.analysis import evaluate
 from speicherstadt_lab.reviewing import (
     CALIBRATED_ROLLOUTS,
     FLOORS,
+    HYBRID_LEVELS,
     THRESHOLDS,
     Review,
     classify,
@@ -229,3 +230,30 @@ def test_review_with_the_value_model_measures_losses_and_luck_without_noise() ->
     assert again.decisions.equals(rv.decisions) and again.luck.equals(rv.luck)
     with pytest.raises(ValueError, match="value"):
         review(rec, rollouts=4, value="oracle", progress=False)
+
+
+def test_review_by_the_hybrid_finds_and_measures_with_the_hybrid_comparison() -> None:
+    """value='hybrid': each decision is compare_actions(method='hybrid') with greedy players; the best move,
+    the losses and the flag (at HYBRID_LEVELS) come from it; the luck is the model's; reproducible."""
+    from speicherstadt_lab.analysis import compare_actions
+    from speicherstadt_lab.bots import make_bot as _make
+
+    rec = sl.GameRecord.new(players=3, seed=21)
+    node = rec.root
+    bots = [_make("greedy", seed=2), _make("random", seed=3), _make("greedy", seed=4)]
+    while node.state.round < 3:
+        node = node.play(bots[node.state.to_move].choose(node.state.observe(node.state.to_move)))
+    rv = review(rec, rollouts=4, value="hybrid", progress=False, luck_rollouts=12)
+    assert rv.settings["value"] == "hybrid" and rv.settings["thresholds"] == HYBRID_LEVELS
+    assert len(rv.decisions) == len(rec.mainline()) - 1 and len(rv.luck) > 0
+    path = rec.mainline()
+    for row in rv.decisions.itertuples():
+        before = path[row.ply - 1].state
+        df = compare_actions(before, rollouts=4, bot="greedy", seed=0, method="hybrid").set_index("action")
+        assert row.best_action == df.index[0]
+        assert row.win_loss == pytest.approx(max(0.0, df["win_prob"].iloc[0] - df.loc[row.action, "win_prob"]),
+                                             abs=1e-4)
+        assert row.flag == classify(row.win_loss, row.score_loss, HYBRID_LEVELS)
+    assert (rv.decisions["flag"] != "").any()  # the random seat's moves lose enough to be flagged
+    again = review(rec, rollouts=4, value="hybrid", progress=False, luck_rollouts=12)
+    assert again.decisions.equals(rv.decisions) and again.luck.equals(rv.luck)

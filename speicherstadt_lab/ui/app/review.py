@@ -49,7 +49,8 @@ class ReviewPanel:
         total = len(path) - 1
         done = total - len(todo)
         start = time.perf_counter()
-        value = "model" if self._model_win(path[0]) is not None else None  # the model measures, search finds
+        # with a value model the hybrid finds and measures (greedy rollouts to the next round, scored by the model)
+        value = "hybrid" if self._model_win(path[0]) is not None else None
         self._set_progress(done, total, text(lang, "review_progress", i=done, n=total))
         for k in todo:
             if job.cancel.is_set():

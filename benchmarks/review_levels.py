@@ -1,0 +1,163 @@
+"""Review levels against what really happens: does a move the review flags really lose what it says?
+
+    .venv/bin/python benchmarks/review_levels.py                    # 20 games, the app's review (the hybrid)
+    .venv/bin/python benchmarks/review_levels.py --value model      # search by random rollouts, model measures
+    .venv/bin/python benchmarks/review_levels.py --games 40 --label review-levels-tuning
+
+The app reviews a game that has a value model with the hybrid (``review(value="hybrid")``): every action is
+played out ``--search`` times by greedy players to the start of the next round and scored by the model; that
+finds the best move and measures what the choice loses, flagged at ``reviewing.HYBRID_LEVELS``.
+``--value model`` is the former review (random-rollout search, the model measures, the floors flag);
+``--value rollouts`` the review without a model. Held-out games (seeds labelled ``--label``; the line-up
+``--lineup`` rotated by game, default two greedy seats and a random one, so that there are real mistakes) are
+reviewed that way at every ``--every``-th decision, and each reviewed pair (chosen, best) is played out
+``--truth`` times to the end with greedy players from the mover's observation (fair mode, common random
+numbers): the *real* loss of the choice, as far as greedy play from there can tell. The tables: the real
+loss by the review's loss, by the review's flag, and the straight line through them, with the review loss at
+which that line reaches the levels' win floors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+from tqdm import tqdm  # noqa: E402
+
+import speicherstadt_lab as sl  # noqa: E402
+from speicherstadt_lab.analysis import compare_actions  # noqa: E402
+from speicherstadt_lab.bots import make_bot  # noqa: E402
+from speicherstadt_lab.engine.protocol import load_state  # noqa: E402
+from speicherstadt_lab.engine.rng import derive_seed  # noqa: E402
+from speicherstadt_lab.reviewing import FLOORS, HYBRID_LEVELS, _job, classify, thresholds_for  # noqa: E402
+
+BINS = (0.0, 0.02, 0.05, 0.10, 0.20, 1.01)
+
+
+def sample_decisions(game: str, players: int, seed: int, label: str, index: int, lineup: list[str],
+                     every: int) -> list[tuple[str, str, int]]:
+    """One held-out game: (position before, chosen action, seat) at every ``every``-th real decision."""
+    game_seed = derive_seed(seed, label, index)
+    specs = [lineup[(index + i) % len(lineup)] for i in range(players)]
+    bots = [make_bot(spec, seed=derive_seed(game_seed, "bot", i)) for i, spec in enumerate(specs)]
+    state = sl.new_game(game, players=players, seed=game_seed)
+    out = []
+    k = 0
+    while not state.is_over:
+        action = bots[state.to_move].choose(state.observe(state.to_move))
+        if len(state.legal_actions()) > 1:
+            if k % every == index % every:
+                out.append((state.to_json(), str(action), specs[state.to_move]))
+            k += 1
+        state = state.apply(action)
+    return out
+
+
+def judge(job: tuple[str, str, str, int, str | None, int, int, str | None]) -> dict[str, Any]:
+    """The app's review of one decision, and the real loss of its choice by greedy play-outs."""
+    text, chosen, who, search, search_bot, truth, seed, value = job
+    state = load_state(text)
+    rows = _job(("decision", text, search, search_bot, seed, None if value == "rollouts" else value, chosen))
+    best = rows[0]
+    mine = next(r for r in rows if r["action"] == chosen)
+    win_loss = max(0.0, best["win_prob"] - mine["win_prob"])
+    score_loss = max(0.0, best["score_mean"] - mine["score_mean"])
+    out = {"who": who, "round": state.round, "actions": len(rows), "win_loss": win_loss, "score_loss": score_loss,
+           "flag": classify(win_loss, score_loss, levels_of(value, search)) or "none", "real_win_loss": 0.0,
+           "real_score_loss": 0.0}
+    if best["action"] != chosen:
+        df = compare_actions(state, rollouts=truth, bot="greedy", seed=derive_seed(seed, "truth"),
+                             actions=[best["action"], chosen]).set_index("action")
+        out["real_win_loss"] = float(df.loc[best["action"], "win_prob"] - df.loc[chosen, "win_prob"])
+        out["real_score_loss"] = float(df.loc[best["action"], "score_mean"] - df.loc[chosen, "score_mean"])
+    return out
+
+
+def levels_of(value: str, search: int) -> dict[str, dict[str, float]]:
+    """The levels ``review`` flags at for this way of measuring."""
+    return HYBRID_LEVELS if value == "hybrid" else FLOORS if value == "model" else thresholds_for(search)
+
+
+def mean_ci(x: np.ndarray) -> str:
+    if len(x) == 0:
+        return "—"
+    half = 1.96 * x.std(ddof=1) / np.sqrt(len(x)) if len(x) > 1 else float("nan")
+    return f"{x.mean():.3f} ± {half:.3f}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--game", default="speicherstadt")
+    ap.add_argument("--players", type=int, default=3)
+    ap.add_argument("--games", type=int, default=20)
+    ap.add_argument("--lineup", default="greedy,greedy,random", help="bots of the seats, rotated by game")
+    ap.add_argument("--every", type=int, default=6, help="review every n-th decision with a choice")
+    ap.add_argument("--search", type=int, default=20, help="random rollouts per action of the review's search")
+    ap.add_argument("--search-bot", default=None, help="the rollout bot of --value model/rollouts (default random)")
+    ap.add_argument("--value", default="hybrid", choices=["model", "hybrid", "rollouts"],
+                    help="what finds and measures: the hybrid (the app's review), the model, or rollouts")
+    ap.add_argument("--truth", type=int, default=200, help="greedy play-outs per action for the real loss")
+    ap.add_argument("--label", default="review-levels-benchmark")
+    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--processes", type=int, default=2)
+    args = ap.parse_args(argv)
+    lineup = args.lineup.split(",")
+    wall = time.perf_counter()
+    jobs = []
+    for g in range(args.games):
+        for text, chosen, who in sample_decisions(args.game, args.players, args.seed, args.label, g, lineup,
+                                                  args.every):
+            seed = derive_seed(args.seed, args.label, g, len(jobs))
+            jobs.append((text, chosen, who, args.search, args.search_bot, args.truth, seed, args.value))
+    with ProcessPoolExecutor(args.processes) as pool:
+        rows = list(tqdm(pool.map(judge, jobs, chunksize=2), total=len(jobs), desc="decisions", unit="decision"))
+    df = pd.DataFrame(rows)
+    print(f"{args.game}, {args.players} players, {args.games} games ({args.lineup}, rotated), {len(df)} decisions "
+          f"reviewed (every {args.every}th), review {args.value} with {args.search} "
+          f"{'greedy' if args.value == 'hybrid' else args.search_bot or 'random'} rollouts per action, truth "
+          f"{args.truth} greedy play-outs per action; wall {time.perf_counter() - wall:.0f} s")
+    df["bin"] = pd.cut(df["win_loss"], BINS, right=False)
+    table = df.groupby("bin", observed=True).agg(decisions=("win_loss", "size"), review_loss=("win_loss", "mean"))
+    table["real loss (95%)"] = [mean_ci(df.loc[df["bin"] == b, "real_win_loss"].to_numpy()) for b in table.index]
+    table["real points (95%)"] = [mean_ci(df.loc[df["bin"] == b, "real_score_loss"].to_numpy()) for b in table.index]
+    print("\nreal win-chance loss by the review's loss:")
+    with pd.option_context("display.width", 200, "display.float_format", "{:.3f}".format):
+        print(table.to_string())
+    flags = []
+    for flag in ("none", "inaccuracy", "mistake"):
+        sel = df[df["flag"] == flag]
+        flags.append({"flag": flag, "decisions": len(sel), "share": len(sel) / max(1, len(df)),
+                      "review loss": sel["win_loss"].mean(),
+                      "real loss (95%)": mean_ci(sel["real_win_loss"].to_numpy()),
+                      "real points (95%)": mean_ci(sel["real_score_loss"].to_numpy())})
+    print(f"\nby the review's flag (levels: {levels_of(args.value, args.search)}):")
+    with pd.option_context("display.width", 200, "display.float_format", "{:.3f}".format):
+        print(pd.DataFrame(flags).to_string(index=False))
+    by_who = df.groupby("who").agg(decisions=("flag", "size"), flagged=("flag", lambda f: (f != "none").mean()),
+                                   real_loss=("real_win_loss", "mean"))
+    print("\nby who played:")
+    with pd.option_context("display.float_format", "{:.3f}".format):
+        print(by_who.to_string())
+    if df["win_loss"].nunique() < 2 or df["real_win_loss"].nunique() < 2:
+        print("\nreal loss ≈ —: the losses have no spread in these decisions")
+        return 0
+    slope, intercept = np.polyfit(df["win_loss"], df["real_win_loss"], 1)
+    corr = float(np.corrcoef(df["win_loss"], df["real_win_loss"])[0, 1])
+    print(f"\nreal loss ≈ {intercept:.3f} + {slope:.2f} × review loss (correlation {corr:.2f}); the review loss at "
+          "which that line reaches the win floors: " + ", ".join(
+              f"{k} {(v['win'] - intercept) / slope:.3f}" if slope > 0 else f"{k} —" for k, v in FLOORS.items()))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

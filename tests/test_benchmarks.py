@@ -1,0 +1,57 @@
+"""The accuracy benchmarks run end to end at a tiny size and compute what they claim (their numbers are in docs)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _load(name: str):
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", ROOT / "benchmarks" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # the process pool pickles the module's functions by this name
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def calibration():
+    return _load("calibration")
+
+
+def _row(game: int, rnd: int, won: list[float], greedy: list[float], model: list[float]) -> dict:
+    return {"game": game, "round": rnd, "won": won, "greedy rollouts (100)": (greedy, 0.0), "model": (model, 0.0),
+            "hybrid": (model, 0.0)}
+
+
+def test_floor_removes_the_rollouts_sampling_noise(calibration, capsys):
+    """Greedy probabilities of 0/1 carry no sampling noise: the floor equals their Brier; at 1/2 each seat's
+    p(1-p)/(n-1) = 0.25/99 comes off."""
+    rows = [_row(0, 3, [1.0, 0.0], [1.0, 0.0], [0.5, 0.5]), _row(1, 3, [0.0, 1.0], [0.5, 0.5], [0.5, 0.5])]
+    calibration.print_against_greedy(rows, (3,))
+    out = capsys.readouterr().out
+    greedy_brier = (0.0 + 0.5) / 2
+    floor = greedy_brier - (0.0 + 2 * 0.25 / 99) / 2
+    assert f"{floor:.3f}" in out.splitlines()[-1]
+    # the model's paired difference: (0.5 - 0) on game 0, (0.5 - 0.5) on game 1 -> +0.250 on average
+    assert "+0.250" in out
+
+
+def test_calibration_benchmark_prints_its_tables(calibration, capsys):
+    assert calibration.main(["--games", "1", "--rounds", "9", "--processes", "1", "--hybrid", "2"]) == 0
+    out = capsys.readouterr().out
+    for part in ("greedy rollouts (100)", "hybrid - greedy (100)", "n → ∞", "reliability of the hybrid"):
+        assert part in out
+
+
+def test_review_levels_benchmark_prints_its_tables(capsys):
+    bench = _load("review_levels")
+    assert bench.main(["--games", "1", "--every", "25", "--search", "2", "--truth", "2", "--processes", "1"]) == 0
+    out = capsys.readouterr().out
+    for part in ("real win-chance loss by the review's loss", "by the review's flag", "by who played", "real loss ≈"):
+        assert part in out
