@@ -45,12 +45,12 @@ BINS = (0.0, 0.02, 0.05, 0.10, 0.20, 1.01)
 
 
 def sample_decisions(game: str, players: int, seed: int, label: str, index: int, lineup: list[str],
-                     every: int) -> list[tuple[str, str, int]]:
+                     every: int, options: dict[str, Any] | None = None) -> list[tuple[str, str, str]]:
     """One held-out game: (position before, chosen action, seat) at every ``every``-th real decision."""
     game_seed = derive_seed(seed, label, index)
     specs = [lineup[(index + i) % len(lineup)] for i in range(players)]
     bots = [make_bot(spec, seed=derive_seed(game_seed, "bot", i)) for i, spec in enumerate(specs)]
-    state = sl.new_game(game, players=players, seed=game_seed)
+    state = sl.new_game(game, players=players, seed=game_seed, **(options or {}))
     out = []
     k = 0
     while not state.is_over:
@@ -98,6 +98,7 @@ def mean_ci(x: np.ndarray) -> str:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--game", default="speicherstadt")
+    ap.add_argument("--expansion", default=None)
     ap.add_argument("--players", type=int, default=3)
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--lineup", default="greedy,greedy,random", help="bots of the seats, rotated by game")
@@ -114,15 +115,17 @@ def main(argv: list[str] | None = None) -> int:
     lineup = args.lineup.split(",")
     wall = time.perf_counter()
     jobs = []
+    options = {"expansion": args.expansion} if args.expansion else None
     for g in range(args.games):
         for text, chosen, who in sample_decisions(args.game, args.players, args.seed, args.label, g, lineup,
-                                                  args.every):
+                                                  args.every, options):
             seed = derive_seed(args.seed, args.label, g, len(jobs))
             jobs.append((text, chosen, who, args.search, args.search_bot, args.truth, seed, args.value))
     with ProcessPoolExecutor(args.processes) as pool:
         rows = list(tqdm(pool.map(judge, jobs, chunksize=2), total=len(jobs), desc="decisions", unit="decision"))
     df = pd.DataFrame(rows)
-    print(f"{args.game}, {args.players} players, {args.games} games ({args.lineup}, rotated), {len(df)} decisions "
+    title = f"{args.game}{'+' + args.expansion if args.expansion else ''}"
+    print(f"{title}, {args.players} players, {args.games} games ({args.lineup}, rotated), {len(df)} decisions "
           f"reviewed (every {args.every}th), review {args.value} with {args.search} "
           f"{'greedy' if args.value == 'hybrid' else args.search_bot or 'random'} rollouts per action, truth "
           f"{args.truth} greedy play-outs per action; wall {time.perf_counter() - wall:.0f} s")
