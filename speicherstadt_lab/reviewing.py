@@ -182,7 +182,8 @@ def review(record: GameRecord, rollouts: int = DEFAULT_ROLLOUTS, bot: Any = None
     """Review every decision on the main line (or the line to ``node``) and the luck of every supply.
 
     ``rollouts``: per action at each decision (common random numbers, ``seed`` for every decision);
-    ``bot``: the rollout player (``None``: random, fastest; a spec such as ``"greedy"``); ``processes`` > 1
+    ``bot``: the rollout player (``None``: random, fastest; a spec such as ``"greedy"``; the hybrid's are always
+    greedy); ``processes`` > 1
     spreads the decisions over a process pool (same numbers; ``bot`` must then be a spec or picklable);
     ``luck_rollouts``: per evaluation of a supply (default ``4 * rollouts``); ``since``: review only the
     decisions and supplies after this node of the line (e.g. a variation's branch point). ``value="model"``:
@@ -226,7 +227,8 @@ def review(record: GameRecord, rollouts: int = DEFAULT_ROLLOUTS, bot: Any = None
     # rollout-scaled levels a review by the model flagged nothing in games of a random seat against greedy ones;
     # with the floors it flagged the random seat's moves more often: 7% against 1.5-5.5%, 3 games.)
     levels = HYBRID_LEVELS if value == "hybrid" else thresholds_for(NOISELESS if value == "model" else rollouts)
-    settings = {"rollouts": rollouts, "luck_rollouts": luck_n if luck else None, "bot": _label(bot), "seed": seed,
+    rollout_bot = "greedy" if value == "hybrid" else _label(bot)  # the hybrid always rolls out with greedy players
+    settings = {"rollouts": rollouts, "luck_rollouts": luck_n if luck else None, "bot": rollout_bot, "seed": seed,
                 "mode": "fair", "thresholds": levels, "seconds": round(elapsed, 1), "value": value or "rollouts"}
     rows = []
     for nd, res in zip(decisions, results[: len(decisions)], strict=True):

@@ -245,6 +245,7 @@ def test_review_by_the_hybrid_finds_and_measures_with_the_hybrid_comparison() ->
         node = node.play(bots[node.state.to_move].choose(node.state.observe(node.state.to_move)))
     rv = review(rec, rollouts=4, value="hybrid", progress=False, luck_rollouts=12)
     assert rv.settings["value"] == "hybrid" and rv.settings["thresholds"] == HYBRID_LEVELS
+    assert rv.settings["bot"] == "greedy"  # what the hybrid rolls out with, whatever bot says
     assert len(rv.decisions) == len(rec.mainline()) - 1 and len(rv.luck) > 0
     path = rec.mainline()
     for row in rv.decisions.itertuples():
