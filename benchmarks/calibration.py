@@ -11,8 +11,8 @@ the shipped models were trained or calibrated on ("train", "calibrate"). At the 
 position, beside two references measured in the same run: 1/n for everyone and "the leader now wins".
 Methods: ``evaluate`` with 400 random rollouts (the app's former default), 100 greedy rollouts, the value
 model alone, and the hybrid: the lab's quick judgement (``analysis.QUICK``, what the live panel shows: 12
-greedy rollouts to the start of the next round, scored by the model; the setting was chosen on other
-seeds, "tuning-hybrid", not on these). A
+greedy rollouts the game's ``hybrid_horizon`` rounds deep, scored by the model; the setting was chosen on
+other seeds, "tuning-hybrid" and ``--seed 7``, not on these). A
 reliability table (predicted vs observed in bins) follows for the model and the hybrid.
 """
 
@@ -47,7 +47,7 @@ METHODS: dict[str, dict[str, Any]] = {
 
 
 def play_game(game: str, players: int, options: dict[str, Any], seed: int, index: int, selfplay: str,
-              rounds: tuple[int, ...], hybrid: int) -> list[dict[str, Any]]:
+              rounds: tuple[int, ...], hybrid: int, horizon: int = 0) -> list[dict[str, Any]]:
     """One held-out game: the positions at the chosen rounds, every method's probabilities, who won."""
     game_seed = derive_seed(seed, "calibration-benchmark", index)
     bots = [make_bot(selfplay, seed=derive_seed(game_seed, "bot", i)) for i in range(players)]
@@ -68,7 +68,8 @@ def play_game(game: str, players: int, options: dict[str, Any], seed: int, index
         row["1/n for all"] = ([1 / players] * players, 0.0)
         row["leader now wins"] = ([1 / len(leaders) if i in leaders else 0.0 for i in range(players)], 0.0)
         for name, kw in METHODS.items():
-            kw = dict(kw, **({"rollouts": hybrid} if kw["method"] == "hybrid" and hybrid else {}))
+            if kw["method"] == "hybrid":  # the game's own horizon unless --horizon says otherwise
+                kw = dict(kw, **({"rollouts": hybrid} if hybrid else {}), horizon=horizon or None)
             t = time.perf_counter()
             df = sl.evaluate(pos, seed=derive_seed(game_seed, "eval", rnd), **kw)
             row[name] = (df["win_prob"].tolist(), time.perf_counter() - t)
@@ -129,6 +130,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", default="3,6,9")
     ap.add_argument("--hybrid", type=int, default=0,
                     help="greedy rollouts of the hybrid (default: the lab's quick setting, analysis.QUICK)")
+    ap.add_argument("--horizon", type=int, default=0,
+                    help="rounds the hybrid's rollouts play (default: the lab's quick setting for the game)")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--processes", type=int, default=2)
     args = ap.parse_args(argv)
@@ -138,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
     wall = time.perf_counter()
     with ProcessPoolExecutor(args.processes) as pool:
         futures = [pool.submit(play_game, args.game, args.players, options, args.seed, g, args.selfplay, rounds,
-                               args.hybrid) for g in range(args.games)]
+                               args.hybrid, args.horizon) for g in range(args.games)]
         for fut in tqdm(futures, desc="held-out games", unit="game"):
             rows.extend(fut.result())
     names = ["1/n for all", "leader now wins", *METHODS]

@@ -37,7 +37,7 @@ from tqdm import tqdm  # noqa: E402
 import speicherstadt_lab as sl  # noqa: E402
 from speicherstadt_lab.analysis import compare_actions  # noqa: E402
 from speicherstadt_lab.bots import make_bot  # noqa: E402
-from speicherstadt_lab.engine.protocol import load_state  # noqa: E402
+from speicherstadt_lab.engine.protocol import get_game, load_state  # noqa: E402
 from speicherstadt_lab.engine.rng import derive_seed  # noqa: E402
 from speicherstadt_lab.reviewing import FLOORS, HYBRID_LEVELS, _job, classify, thresholds_for  # noqa: E402
 
@@ -63,11 +63,12 @@ def sample_decisions(game: str, players: int, seed: int, label: str, index: int,
     return out
 
 
-def judge(job: tuple[str, str, str, int, str | None, int, int, str | None]) -> dict[str, Any]:
+def judge(job: tuple[str, str, str, int, str | None, int, int, str | None, int]) -> dict[str, Any]:
     """The app's review of one decision, and the real loss of its choice by greedy play-outs."""
-    text, chosen, who, search, search_bot, truth, seed, value = job
+    text, chosen, who, search, search_bot, truth, seed, value, horizon = job
     state = load_state(text)
-    rows = _job(("decision", text, search, search_bot, seed, None if value == "rollouts" else value, chosen))
+    rows = _job(("decision", text, search, search_bot, seed, None if value == "rollouts" else value, chosen,
+                 horizon))
     best = rows[0]
     mine = next(r for r in rows if r["action"] == chosen)
     win_loss = max(0.0, best["win_prob"] - mine["win_prob"])
@@ -107,12 +108,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--search-bot", default=None, help="the rollout bot of --value model/rollouts (default random)")
     ap.add_argument("--value", default="hybrid", choices=["model", "hybrid", "rollouts"],
                     help="what finds and measures: the hybrid (the app's review), the model, or rollouts")
+    ap.add_argument("--horizon", type=int, default=None,
+                    help="rounds a hybrid rollout plays before the model scores it (default: the game's)")
     ap.add_argument("--truth", type=int, default=200, help="greedy play-outs per action for the real loss")
     ap.add_argument("--label", default="review-levels-benchmark")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--processes", type=int, default=2)
     args = ap.parse_args(argv)
     lineup = args.lineup.split(",")
+    horizon = args.horizon if args.horizon is not None else get_game(args.game).hybrid_horizon
     wall = time.perf_counter()
     jobs = []
     options = {"expansion": args.expansion} if args.expansion else None
@@ -120,13 +124,14 @@ def main(argv: list[str] | None = None) -> int:
         for text, chosen, who in sample_decisions(args.game, args.players, args.seed, args.label, g, lineup,
                                                   args.every, options):
             seed = derive_seed(args.seed, args.label, g, len(jobs))
-            jobs.append((text, chosen, who, args.search, args.search_bot, args.truth, seed, args.value))
+            jobs.append((text, chosen, who, args.search, args.search_bot, args.truth, seed, args.value, horizon))
     with ProcessPoolExecutor(args.processes) as pool:
         rows = list(tqdm(pool.map(judge, jobs, chunksize=2), total=len(jobs), desc="decisions", unit="decision"))
     df = pd.DataFrame(rows)
     title = f"{args.game}{'+' + args.expansion if args.expansion else ''}"
     print(f"{title}, {args.players} players, {args.games} games ({args.lineup}, rotated), {len(df)} decisions "
-          f"reviewed (every {args.every}th), review {args.value} with {args.search} "
+          f"reviewed (every {args.every}th), review {args.value}"
+          f"{f' ({horizon} rounds deep)' if args.value == 'hybrid' else ''} with {args.search} "
           f"{'greedy' if args.value == 'hybrid' else args.search_bot or 'random'} rollouts per action, truth "
           f"{args.truth} greedy play-outs per action; wall {time.perf_counter() - wall:.0f} s")
     df["bin"] = pd.cut(df["win_loss"], BINS, right=False)

@@ -21,7 +21,7 @@ import pandas as pd
 
 from .bots.mcts import playout, policy_of
 from .engine.actions import Action
-from .engine.protocol import GameState, load_state
+from .engine.protocol import GameState, get_game, load_state
 from .engine.rng import Rng, derive_seed
 from .value.model import features_of, load_model
 
@@ -131,15 +131,24 @@ def _label(bot: Any) -> str:
     return "random" if bot is None else bot if isinstance(bot, str) else repr(bot)
 
 
+def hybrid_horizon(state: GameState, horizon: int | None = None) -> int:
+    """The rounds a hybrid rollout plays: ``horizon``, or the game's own (``GameInfo.hybrid_horizon``)."""
+    h = get_game(state.game).hybrid_horizon if horizon is None else horizon
+    if isinstance(h, bool) or not isinstance(h, int) or h < 1:
+        raise ValueError(f"horizon: must be a whole number of rounds ≥ 1, not {horizon!r}")
+    return h
+
+
 def evaluate(state: GameState, rollouts: int = 1000, bot: Any = None, mode: str = "fair", seed: int = 0,
-             processes: int | None = None, method: str = "rollouts", horizon: int = 1) -> pd.DataFrame:
+             processes: int | None = None, method: str = "rollouts", horizon: int | None = None) -> pd.DataFrame:
     """Per seat: win probability (ties split) with a 95% interval, final score mean and std.
 
     ``method``: ``"rollouts"`` plays the position to the end ``rollouts`` times; ``"model"`` asks the learned
     value model (``speicherstadt_lab.value``; a millisecond; the interval from its calibration on held-out
-    games); ``"hybrid"`` plays ``rollouts`` rollouts until ``horizon`` more rounds have begun and lets the
-    model score where they got. ``bot``: the rollout player for every seat: ``None`` (uniformly random,
-    fastest), a bot spec such as ``"greedy"``, a bot, or a policy ``(state, rng) -> action``. ``mode``:
+    games); ``"hybrid"`` plays ``rollouts`` rollouts until ``horizon`` more rounds have begun (default: the
+    game's ``hybrid_horizon``) and lets the model score where they got. ``bot``: the rollout player for every
+    seat: ``None`` (uniformly random, fastest), a bot spec such as ``"greedy"``, a bot, or a policy
+    ``(state, rng) -> action``. ``mode``:
     ``"fair"`` resamples the hidden order per rollout from the public facts; ``"oracle"`` plays from the true
     state. ``processes`` > 1 spreads the rollouts over a process pool (same numbers as one process).
     """
@@ -149,6 +158,8 @@ def evaluate(state: GameState, rollouts: int = 1000, bot: Any = None, mode: str 
         df = load_model(state).predict(state)
         df.attrs.update({"mode": mode})
         return df
+    if method == "hybrid":
+        horizon = hybrid_horizon(state, horizon)
     res = _run(state, [None], rollouts, bot, mode, seed, processes,
                horizon=horizon if method == "hybrid" else None)[0]
     rows = [{"seat": i, **_summary(res, i)} for i in range(state.n_players)]
@@ -160,37 +171,41 @@ def evaluate(state: GameState, rollouts: int = 1000, bot: Any = None, mode: str 
     return df
 
 
-# The lab's quick judgement (the live panel, the calibration benchmark's "hybrid"): greedy rollouts to the
-# start of the next round, scored by the value model. Chosen on tuning games (seeds "tuning-hybrid", never
-# the benchmark's): one round deep beat two or three rounds deep, and more than 12 rollouts gained nothing
-# (the model's error at the leaves, not the rollouts' noise, is what is left); ~20 ms a position.
-QUICK: dict[str, Any] = {"method": "hybrid", "bot": "greedy", "rollouts": 12, "horizon": 1}
+# The lab's quick judgement (the live panel, the calibration benchmark's "hybrid"): greedy rollouts the game's
+# ``hybrid_horizon`` rounds deep, scored by the value model. Chosen on tuning games (seeds "tuning-hybrid" and
+# calibration.py --seed 7, never the benchmark's): in Die Speicherstadt one round deep beat two or three, and
+# more than 12 rollouts gained nothing (the model's error at the leaves, not the rollouts' noise, is what is
+# left); ~20 ms a position. Packet Row's rounds are short: 6 deep (Brier 0.528 against 0.575 one deep), ~40 ms.
+QUICK: dict[str, Any] = {"method": "hybrid", "bot": "greedy", "rollouts": 12}
 
 
 def quick_evaluate(state: GameState, seed: int = 0, mode: str = "fair") -> pd.DataFrame:
-    """``evaluate`` with the lab's quick setting (``QUICK``): win chances in tens of milliseconds
-    (``benchmarks/calibration.py`` measures them on held-out games). ``mode="oracle"`` plays the rollouts from
-    the true hidden order (a chance variation's "what if"). Raises like ``load_model`` for a game or player
-    count without a value model."""
+    """``evaluate`` with the lab's quick setting (``QUICK``, the game's ``hybrid_horizon``): win chances in tens
+    of milliseconds (``benchmarks/calibration.py`` measures them on held-out games). ``mode="oracle"`` plays
+    the rollouts from the true hidden order (a chance variation's "what if"). Raises like ``load_model`` for a
+    game or player count without a value model."""
     return evaluate(state, seed=seed, mode=mode, **QUICK)
 
 
 def compare_actions(state: GameState, rollouts: int = 200, bot: Any = None, mode: str = "fair", seed: int = 0,
                     actions: list[Action | str] | None = None, processes: int | None = None,
-                    method: str = "rollouts", horizon: int = 1) -> pd.DataFrame:
+                    method: str = "rollouts", horizon: int | None = None) -> pd.DataFrame:
     """Each legal action of the seat to move (or ``actions``), with that seat's win probability and
     expected final score after it, best first (win probability, then score).
 
     Every action is played out from the same determinizations with the same policy random streams
     (common random numbers), so the ranking reflects the actions, not the luck of the draw. ``method="hybrid"``
-    stops each rollout when ``horizon`` more rounds have begun and lets the value model score it, as
-    ``evaluate`` does (``"model"`` is not offered: one position's features after a move say too little).
+    stops each rollout when ``horizon`` more rounds have begun (default: the game's ``hybrid_horizon``) and
+    lets the value model score it, as ``evaluate`` does (``"model"`` is not offered: one position's features
+    after a move say too little).
     """
     if method not in ("rollouts", "hybrid"):
         raise ValueError(f"method must be 'rollouts' or 'hybrid', not {method!r}")
     seat = state.to_move
     if seat is None:
         raise ValueError("compare_actions: nobody is to move (the game is over)")
+    if method == "hybrid":
+        horizon = hybrid_horizon(state, horizon)
     acts = state.legal_actions() if actions is None else [state.parse_action(a) for a in actions]
     # The mover knows its own hidden cards (Packet Row's hand): sample only what the mover cannot see.
     res = _run(state, list(acts), rollouts, bot, mode, seed, processes, viewer=seat,

@@ -29,7 +29,7 @@ from typing import Any
 import pandas as pd
 from tqdm.auto import tqdm
 
-from .analysis import compare_actions, evaluate, rollout_seeds
+from .analysis import compare_actions, evaluate, hybrid_horizon, rollout_seeds
 from .bots.mcts import playout, policy_of
 from .engine.protocol import GameState, get_game, load_state, new_game
 from .engine.rng import Rng, derive_seed
@@ -178,7 +178,8 @@ def classify(win_loss: float, score_loss: float, thresholds: dict[str, dict[str,
 
 def review(record: GameRecord, rollouts: int = DEFAULT_ROLLOUTS, bot: Any = None, seed: int = 0,
            node: Node | None = None, progress: bool = True, processes: int | None = None, luck: bool = True,
-           luck_rollouts: int | None = None, since: Node | None = None, value: str | None = None) -> Review:
+           luck_rollouts: int | None = None, since: Node | None = None, value: str | None = None,
+           horizon: int | None = None) -> Review:
     """Review every decision on the main line (or the line to ``node``) and the luck of every supply.
 
     ``rollouts``: per action at each decision (common random numbers, ``seed`` for every decision);
@@ -193,7 +194,8 @@ def review(record: GameRecord, rollouts: int = DEFAULT_ROLLOUTS, bot: Any = None
     ``value="hybrid"`` (the app's review when the game has a model): every action is played out ``rollouts``
     times by greedy players to the start of the next round and scored by the model (``compare_actions(...,
     method="hybrid")``, common random numbers); that finds the best move and measures the losses, flagged at
-    ``HYBRID_LEVELS``; the luck as with the model. Its losses are checked against real play-outs in
+    ``HYBRID_LEVELS``; the luck as with the model. ``horizon``: the rounds a hybrid rollout plays (default: the
+    game's ``GameInfo.hybrid_horizon``, chosen on tuning games). Its losses are checked against real play-outs in
     ``benchmarks/review_levels.py`` (docs/review.md).
     Fair mode throughout: no rollout knows the hidden order. The results are also written into the record's
     annotations. A chance node on the line (``Node.rearrange``) is no decision and is not reviewed.
@@ -202,6 +204,7 @@ def review(record: GameRecord, rollouts: int = DEFAULT_ROLLOUTS, bot: Any = None
         raise ValueError(f"rollouts: must be a whole number ≥ 2, not {rollouts!r}")
     if value not in VALUES:
         raise ValueError(f"value: must be None, 'model' or 'hybrid', not {value!r}")
+    horizon = hybrid_horizon(record.root.state, horizon)
     luck_n = luck_rollouts if luck_rollouts is not None else 4 * rollouts
     path = record.path_to(node if node is not None else record.end())
     first = 0
@@ -210,8 +213,8 @@ def review(record: GameRecord, rollouts: int = DEFAULT_ROLLOUTS, bot: Any = None
             raise ValueError(f"since: {since!r} is not on the line reviewed")
         first = since.ply
     decisions = [nd for nd in path[1:] if nd.ply > first and nd.chance is None]  # a chance node decides nothing
-    jobs: list[tuple[Any, ...]] = [("decision", _before(nd).to_json(), rollouts, bot, seed, value, nd.action)
-                                   for nd in decisions]
+    jobs: list[tuple[Any, ...]] = [("decision", _before(nd).to_json(), rollouts, bot, seed, value, nd.action,
+                                    horizon) for nd in decisions]
     supplies = [(r, k, j) for r, k, j in _supplies(path) if k > first or (k == 0 and since is None)] if luck else []
     for _rnd, k, j in supplies:
         after = path[j].state.to_json()
@@ -229,7 +232,8 @@ def review(record: GameRecord, rollouts: int = DEFAULT_ROLLOUTS, bot: Any = None
     levels = HYBRID_LEVELS if value == "hybrid" else thresholds_for(NOISELESS if value == "model" else rollouts)
     rollout_bot = "greedy" if value == "hybrid" else _label(bot)  # the hybrid always rolls out with greedy players
     settings = {"rollouts": rollouts, "luck_rollouts": luck_n if luck else None, "bot": rollout_bot, "seed": seed,
-                "mode": "fair", "thresholds": levels, "seconds": round(elapsed, 1), "value": value or "rollouts"}
+                "mode": "fair", "thresholds": levels, "seconds": round(elapsed, 1), "value": value or "rollouts",
+                **({"horizon": horizon} if value == "hybrid" else {})}
     rows = []
     for nd, res in zip(decisions, results[: len(decisions)], strict=True):
         ann = _decision_annotation(nd, res, levels)
@@ -324,10 +328,10 @@ def _run_jobs(jobs: list[tuple[Any, ...]], processes: int | None, progress: bool
 def _job(job: tuple[Any, ...]) -> Any:
     kind = job[0]
     if kind == "decision":
-        _, text, rollouts, bot, seed, value, chosen = job
+        _, text, rollouts, bot, seed, value, chosen, horizon = job
         state = load_state(text)
-        if value == "hybrid":  # greedy rollouts to the next round's start, scored by the model: find and measure
-            df = compare_actions(state, rollouts=rollouts, bot="greedy", seed=seed, method="hybrid")
+        if value == "hybrid":  # greedy rollouts ``horizon`` rounds on, scored by the model: find and measure
+            df = compare_actions(state, rollouts=rollouts, bot="greedy", seed=seed, method="hybrid", horizon=horizon)
             return df[["action", "win_prob", "score_mean"]].to_dict("records")
         df = compare_actions(state, rollouts=rollouts, bot=bot, seed=seed)
         rows = df[["action", "win_prob", "score_mean"]].to_dict("records")

@@ -258,3 +258,30 @@ def test_review_by_the_hybrid_finds_and_measures_with_the_hybrid_comparison() ->
     assert (rv.decisions["flag"] != "").any()  # the random seat's moves lose enough to be flagged
     again = review(rec, rollouts=4, value="hybrid", progress=False, luck_rollouts=12)
     assert again.decisions.equals(rv.decisions) and again.luck.equals(rv.luck)
+
+
+def test_the_hybrid_review_plays_as_many_rounds_as_the_game_declares() -> None:
+    """GameInfo.hybrid_horizon sets how many rounds the hybrid review's rollouts play before the model scores
+    them (Packet Row's rounds are short: 6, chosen on tuning games); ``horizon`` overrides it; a horizon that is
+    not a whole number of rounds ≥ 1 is refused before any work."""
+    from speicherstadt_lab.analysis import compare_actions
+    from speicherstadt_lab.bots import make_bot as _make
+    from speicherstadt_lab.engine.protocol import get_game
+
+    assert get_game("speicherstadt").hybrid_horizon == 1 and get_game("packet_row").hybrid_horizon == 6
+    rec = sl.GameRecord.new(players=3, seed=8, game="packet_row")
+    node = rec.root
+    bots = [_make("greedy", seed=k) for k in range(3)]
+    for _ in range(4):
+        node = node.play(bots[node.state.to_move].choose(node.state.observe(node.state.to_move)))
+    rv = review(rec, rollouts=2, value="hybrid", progress=False, luck=False)
+    assert rv.settings["horizon"] == 6
+    path = rec.mainline()
+    for row in rv.decisions.itertuples():
+        df = compare_actions(path[row.ply - 1].state, rollouts=2, bot="greedy", seed=0, method="hybrid", horizon=6)
+        assert row.best_action == df["action"].iloc[0]
+    assert review(rec, rollouts=2, value="hybrid", progress=False, luck=False, horizon=1).settings["horizon"] == 1
+    for bad in (0, 1.5, "6"):
+        with pytest.raises(ValueError, match="horizon"):
+            review(rec, rollouts=2, value="hybrid", progress=False, horizon=bad)  # type: ignore[arg-type]
+    assert "horizon" not in review(rec, rollouts=2, progress=False, luck=False).settings

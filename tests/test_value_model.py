@@ -97,6 +97,21 @@ def test_the_quick_judgement_is_the_hybrid_of_analysis_quick() -> None:
     df = sl.quick_evaluate(state, seed=2)
     assert list(df.columns) == COLUMNS and df.attrs["method"] == "hybrid"
     assert df.attrs["rollouts"] == QUICK["rollouts"] and df["win_prob"].sum() == pytest.approx(1.0)
+    assert df.attrs["horizon"] == 1  # Die Speicherstadt's hybrid_horizon
+
+
+def test_the_hybrid_plays_the_games_own_horizon_unless_told() -> None:
+    """Packet Row's rounds are short: its hybrid (and so its quick judgement) plays 6 rounds before the model
+    scores; an explicit horizon wins; a horizon that is not a whole number of rounds ≥ 1 is refused."""
+    state = sl.new_game("packet_row", players=3, seed=5)
+    quick = sl.quick_evaluate(state, seed=1)
+    assert quick.attrs["horizon"] == 6 and quick["win_prob"].sum() == pytest.approx(1.0)
+    assert quick.equals(sl.evaluate(state, method="hybrid", rollouts=12, bot="greedy", horizon=6, seed=1))
+    one = sl.evaluate(state, method="hybrid", rollouts=12, bot="greedy", horizon=1, seed=1)
+    assert one.attrs["horizon"] == 1 and not one["win_prob"].equals(quick["win_prob"])
+    for bad in (0, -2, 2.0, True):
+        with pytest.raises(ValueError, match="horizon"):
+            sl.evaluate(state, method="hybrid", rollouts=2, bot="greedy", horizon=bad)
 
 
 def test_another_catalogue_gets_a_warning(tmp_path: Path) -> None:
