@@ -9,8 +9,10 @@ from typing import Any
 import pytest
 
 import speicherstadt_lab as sl
+from speicherstadt_lab.analysis import compare_actions
 from speicherstadt_lab.records import GameRecord
 from speicherstadt_lab.ui.app import TEXTS, LabApp
+from speicherstadt_lab.ui.app.live_panel import LIVE_ROLLOUTS
 
 HUMANS = ["human", "human", "human"]
 
@@ -462,6 +464,9 @@ def test_live_analysis_follows_every_step_and_can_be_turned_off(monkeypatch: pyt
         assert win["win_prob"].sum() == pytest.approx(1.0) and len(best) == 3
         assert best["win_prob"].is_monotonic_decreasing
         assert set(best["action"]) <= {str(a) for a in app.state.legal_actions()}
+        # ranked as the review ranks (the hybrid comparison, whose losses were checked against play-outs)
+        same = compare_actions(app.state, rollouts=LIVE_ROLLOUTS, bot="greedy", method="hybrid")
+        assert best.equals(same[["action", "win_prob", "score_mean"]].head(3).reset_index(drop=True))
         assert all(a in app.live_box.value for a in best["action"])
         app.live.value = False
         assert app.live_box.value == ""

@@ -1,9 +1,11 @@
 """Live analysis, as on a chess analysis board: at every step, the position's win chances per seat and the
 mover's best three actions (expected final score and win chance after each) appear by themselves.
 
-The win chances take tens of milliseconds (``analysis.quick_evaluate``), the value model a millisecond per
-action, so the whole analysis takes a fraction of a second; it runs in its own background thread, and a new
-step cancels the one before. A toggle turns it off. The page's sign that it is done: the panel's ``.ssl-live``
+The win chances take tens of milliseconds (``analysis.quick_evaluate``); the actions are compared as the
+app's review compares them (``compare_actions(method="hybrid")``: every action played out ``LIVE_ROLLOUTS``
+times by greedy players the game's ``hybrid_horizon`` rounds deep, common random numbers, scored by the value
+model), a tenth of a second to half a second a position. It runs in its own background thread, and a new step
+cancels the one before. A toggle turns it off. The page's sign that it is done: the panel's ``.ssl-live``
 element carries ``data-ply`` of the node shown.
 """
 
@@ -15,34 +17,30 @@ from typing import Any
 
 import pandas as pd
 
-from ...analysis import quick_evaluate
+from ...analysis import compare_actions, quick_evaluate
 from ...records import Node
 from ...value.model import load_model
 from .texts import TEXTS
 
 BEST = 3  # actions shown
+#: Rollouts per action of the live comparison: the review's (REVIEW_ROLLOUTS), whose losses were checked
+#: against real play-outs (docs/review.md, "The hybrid review"). Ranking by the value model alone after each
+#: action, as the panel first did, told the moves apart hardly at all there (correlation 0.06).
+LIVE_ROLLOUTS = 20
 
 
 def live_analysis(state: Any) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(win chances per seat, the mover's best actions) of ``state``: the win chances by the lab's quick
-    judgement (``analysis.quick_evaluate``: greedy rollouts to the next round scored by the value model),
-    the actions by the value model, tried on the mover's own observation (what is hidden from it stays in
-    canonical order), so their values never use a draw the mover cannot know. Raises
+    judgement (``analysis.quick_evaluate``: greedy rollouts scored by the value model), the actions by the
+    review's comparison (``compare_actions(method="hybrid")``, ``LIVE_ROLLOUTS`` per action), which samples
+    only what the mover cannot see, so their values never use a draw the mover cannot know. Raises
     ValueError/FileNotFoundError without a model."""
     model = load_model(state)
     win = model.predict(state) if state.is_over else quick_evaluate(state)
-    rows = []
-    mover = state.to_move
-    if mover is not None:
-        obs = state.observe(mover)
-        for a in obs.legal_actions():
-            after = model.predict(obs.apply(a))
-            rows.append({"action": str(a), "win_prob": float(after.loc[mover, "win_prob"]),
-                         "score_mean": float(after.loc[mover, "score_mean"])})
-    best = pd.DataFrame(rows, columns=["action", "win_prob", "score_mean"])
-    if len(best):
-        best = best.sort_values(["win_prob", "score_mean"], ascending=False, kind="stable").head(BEST)
-        best = best.reset_index(drop=True)
+    best = pd.DataFrame(columns=["action", "win_prob", "score_mean"])
+    if state.to_move is not None:
+        df = compare_actions(state, rollouts=LIVE_ROLLOUTS, bot="greedy", method="hybrid")
+        best = df[["action", "win_prob", "score_mean"]].head(BEST).reset_index(drop=True)
     return win, best
 
 
