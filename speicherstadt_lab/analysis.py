@@ -68,16 +68,19 @@ def _rollouts(state: GameState, actions: list[Action | None], rollouts: range, b
         s0 = rng.next64()  # the policy stream of this rollout, restarted for every action
         for k, a in enumerate(actions):
             s = start if a is None else start.apply(a)
-            final = playout(s, policy, Rng(s0), until_round=until)
-            n = final.n_players
-            if model is not None and not final.is_over:
-                x = features_of(final)[1]
-                out[k].append((model.scores(x).tolist(), model.win_probs(x).tolist()))
-                continue
-            winners = final.winners()
-            share = [1.0 / len(winners) if i in winners else 0.0 for i in range(n)]
-            out[k].append(([float(final.score(i)) for i in range(n)], share))
+            out[k].append(leaf_outcome(playout(s, policy, Rng(s0), until_round=until), model))
     return out
+
+
+def leaf_outcome(final: GameState, model: Any = None) -> tuple[list[float], list[float]]:
+    """(final scores, win shares) per seat where a rollout stopped: the game's own result when it is over,
+    else the value model's expected scores and win probabilities (a hybrid rollout cut short)."""
+    if model is not None and not final.is_over:
+        x = features_of(final)[1]
+        return model.scores(x).tolist(), model.win_probs(x).tolist()
+    n = final.n_players
+    winners = final.winners()
+    return [float(final.score(i)) for i in range(n)], [1.0 / len(winners) if i in winners else 0.0 for i in range(n)]
 
 
 def _make(bot: Any, seed: int) -> Any:

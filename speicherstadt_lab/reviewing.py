@@ -29,7 +29,7 @@ from typing import Any
 import pandas as pd
 from tqdm.auto import tqdm
 
-from .analysis import compare_actions, evaluate, hybrid_horizon, rollout_seeds
+from .analysis import compare_actions, evaluate, hybrid_horizon, leaf_outcome, rollout_seeds
 from .bots.mcts import playout, policy_of
 from .engine.protocol import GameState, get_game, load_state, new_game
 from .engine.rng import Rng, derive_seed
@@ -194,8 +194,10 @@ def review(record: GameRecord, rollouts: int = DEFAULT_ROLLOUTS, bot: Any = None
     ``value="hybrid"`` (the app's review when the game has a model): every action is played out ``rollouts``
     times by greedy players to the start of the next round and scored by the model (``compare_actions(...,
     method="hybrid")``, common random numbers); that finds the best move and measures the losses, flagged at
-    ``HYBRID_LEVELS``; the luck as with the model. ``horizon``: the rounds a hybrid rollout plays (default: the
-    game's ``GameInfo.hybrid_horizon``, chosen on tuning games). Its losses are checked against real play-outs in
+    ``HYBRID_LEVELS``; the luck of a supply by the same rollouts (``luck_rollouts`` of them after it, one per
+    redraw before it; ``benchmarks/luck.py``: what follows a draw tracks this luck, slope ~0.9, where the
+    model's alone told nothing). ``horizon``: the rounds a hybrid rollout plays (default: the game's
+    ``GameInfo.hybrid_horizon``, chosen on tuning games). Its losses are checked against real play-outs in
     ``benchmarks/review_levels.py`` (docs/review.md).
     Fair mode throughout: no rollout knows the hidden order. The results are also written into the record's
     annotations. A chance node on the line (``Node.rearrange``) is no decision and is not reviewed.
@@ -219,9 +221,11 @@ def review(record: GameRecord, rollouts: int = DEFAULT_ROLLOUTS, bot: Any = None
     for _rnd, k, j in supplies:
         after = path[j].state.to_json()
         if k == 0:
-            jobs.append(("luck_setup", record.game, _setup_kwargs(record), after, luck_n, bot, seed, value))
+            jobs.append(("luck_setup", record.game, _setup_kwargs(record), after, luck_n, bot, seed, value,
+                         horizon))
         else:
-            jobs.append(("luck", _before(path[k]).to_json(), path[k].action, after, luck_n, bot, seed, value))
+            jobs.append(("luck", _before(path[k]).to_json(), path[k].action, after, luck_n, bot, seed, value,
+                         horizon))
     start = time.perf_counter()
     results = _run_jobs(jobs, processes, progress)
     elapsed = time.perf_counter() - start
@@ -346,18 +350,25 @@ def _job(job: tuple[Any, ...]) -> Any:
                     r["score_mean"] = float(after.loc[mover, "score_mean"])
         return rows
     if kind == "luck":
-        _, before_text, action, after_text, n, bot, seed, value = job
+        _, before_text, action, after_text, n, bot, seed, value, horizon = job
         before = load_state(before_text).observe(None)
-        return _luck(lambda d: before.determinize(d).apply(action), load_state(after_text), n, bot, seed, value)
-    _, game, kwargs, after_text, n, bot, seed, value = job
-    return _luck(lambda d: new_game(game, seed=d, **kwargs), load_state(after_text), n, bot, seed, value)
+        return _luck(lambda d: before.determinize(d).apply(action), load_state(after_text), n, bot, seed, value,
+                     horizon)
+    _, game, kwargs, after_text, n, bot, seed, value, horizon = job
+    return _luck(lambda d: new_game(game, seed=d, **kwargs), load_state(after_text), n, bot, seed, value, horizon)
 
 
 def _luck(make_before: Callable[[int], GameState], after: GameState, n: int, bot: Any, seed: int,
-          value: str | None = None) -> dict[str, Any]:
+          value: str | None = None, horizon: int | None = None) -> dict[str, Any]:
     """Per seat, win probability and mean score just before (rollouts from ``make_before(det_seed)``, or the
-    value model's mean over those draws) and after (``evaluate``, or the model) a supply."""
-    if value in ("model", "hybrid"):  # the model: no sampling noise in the luck
+    value model's mean over those draws) and after (``evaluate``, or the model) a supply. The hybrid: one
+    greedy rollout ``horizon`` rounds deep per draw before, ``n`` of them after, each scored by the model."""
+    if value == "hybrid":
+        win_b, score_b = outcomes(make_before, n, "greedy", seed, horizon=horizon)
+        ev = evaluate(after, rollouts=n, bot="greedy", seed=seed, method="hybrid", horizon=horizon)
+        return {"win_before": _r(win_b), "score_before": _r(score_b),
+                "win_after": _r(list(ev["win_prob"])), "score_after": _r(list(ev["score_mean"]))}
+    if value == "model":  # the model: no sampling noise in the luck
         model = load_model(after)
         draws = [model.predict(make_before(derive_seed(seed, "determinize", r))) for r in range(n)]
         win_b = [sum(float(d.loc[i, "win_prob"]) for d in draws) / n for i in range(after.n_players)]
@@ -371,28 +382,31 @@ def _luck(make_before: Callable[[int], GameState], after: GameState, n: int, bot
             "win_after": _r(list(ev["win_prob"])), "score_after": _r(list(ev["score_mean"]))}
 
 
-def outcomes(make_start: Callable[[int], GameState], rollouts: int, bot: Any, seed: int
-             ) -> tuple[list[float], list[float]]:
+def outcomes(make_start: Callable[[int], GameState], rollouts: int, bot: Any, seed: int,
+             horizon: int | None = None) -> tuple[list[float], list[float]]:
     """Per seat (win share, mean final score) over rollouts from ``make_start(det_seed)``.
 
     Rollout *r* starts from ``make_start(d_r)`` and plays with the policy stream of rollout *r*, the seeds
     :func:`~speicherstadt_lab.analysis.evaluate` uses, so ``make_start = state.observe(None).determinize``
-    gives exactly ``evaluate(state)``'s numbers.
+    gives exactly ``evaluate(state)``'s numbers. With a ``horizon`` a rollout stops when that many more rounds
+    have begun and the value model scores it, as ``evaluate(state, method="hybrid")`` does.
     """
     policy = policy_of(make_bot_for(bot, seed))
     wins: list[float] = []
     scores: list[float] = []
+    model = None
     for r in range(rollouts):
         det_seed, rng = rollout_seeds(seed, r)
         start = make_start(det_seed)
-        final = playout(start, policy, Rng(rng.next64()))
-        n = final.n_players
+        if horizon is not None and model is None:
+            model = load_model(start)
+        until = None if horizon is None else start.round + horizon
+        score, share = leaf_outcome(playout(start, policy, Rng(rng.next64()), until_round=until), model)
         if not wins:
-            wins, scores = [0.0] * n, [0.0] * n
-        winners = final.winners()
-        for i in range(n):
-            wins[i] += 1.0 / len(winners) if i in winners else 0.0
-            scores[i] += final.score(i)
+            wins, scores = [0.0] * len(share), [0.0] * len(share)
+        for i, (w, sc) in enumerate(zip(share, score, strict=True)):
+            wins[i] += w
+            scores[i] += sc
     return [w / rollouts for w in wins], [s / rollouts for s in scores]
 
 

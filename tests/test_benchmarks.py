@@ -55,3 +55,21 @@ def test_review_levels_benchmark_prints_its_tables(capsys):
     out = capsys.readouterr().out
     for part in ("real win-chance loss by the review's loss", "by the review's flag", "by who played", "real loss ≈"):
         assert part in out
+
+
+def test_luck_benchmark_sets_luck_against_what_followed(capsys):
+    """The slope of (won − before) on luck is computed from the rows; a run end to end prints both measures."""
+    bench = _load("luck")
+    import pandas as pd
+
+    rows = pd.DataFrame({"game": [0, 0, 1, 1], "round": [1, 1, 1, 1], "seat": [0, 1, 0, 1],
+                         "before": [0.5, 0.5, 0.5, 0.5], "after": [0.6, 0.4, 0.45, 0.55], "won": [1.0, 0.0, 0.0, 1.0]})
+    rows["luck"] = rows["after"] - rows["before"]
+    rows["real"] = rows["won"] - rows["before"]
+    slope, lo, hi = bench.slope_ci(rows, draws=50)
+    # least squares (the means are 0): Σ luck·real / Σ luck² = 0.15 / 0.025; one game alone gives 5 or 10
+    assert slope == pytest.approx(6.0) and 5.0 - 1e-9 <= lo <= slope <= hi <= 10.0 + 1e-9
+    assert bench.main(["--games", "1", "--draws", "2", "--processes", "1"]) == 0
+    out = capsys.readouterr().out
+    for part in ("luck by the model", "luck by the hybrid", "won − before ≈", "Brier of the win chances before"):
+        assert part in out

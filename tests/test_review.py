@@ -159,6 +159,10 @@ def test_the_luck_evaluation_before_a_supply_uses_evaluates_own_seeds() -> None:
     wins, scores = outcomes(public.determinize, 6, None, 4)
     ev = evaluate(state, rollouts=6, seed=4)
     assert wins == list(ev["win_prob"]) and scores == list(ev["score_mean"])
+    # the hybrid's luck: rollouts cut short and scored by the model, again exactly evaluate's
+    wins, scores = outcomes(public.determinize, 6, "greedy", 4, horizon=1)
+    ev = evaluate(state, rollouts=6, bot="greedy", seed=4, method="hybrid", horizon=1)
+    assert wins == pytest.approx(list(ev["win_prob"])) and scores == pytest.approx(list(ev["score_mean"]))
 
 
 def test_the_review_is_saved_in_the_record_and_read_back_after_json() -> None:
