@@ -18,7 +18,6 @@ reliability table (predicted vs observed in bins) follows for the model and the 
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -34,6 +33,7 @@ import pandas as pd  # noqa: E402
 from tqdm import tqdm  # noqa: E402
 
 import speicherstadt_lab as sl  # noqa: E402
+from benchmarks.heldout import game_options, held_out_parser, title  # noqa: E402
 from speicherstadt_lab.analysis import QUICK  # noqa: E402
 from speicherstadt_lab.bots import make_bot  # noqa: E402
 from speicherstadt_lab.engine.rng import derive_seed  # noqa: E402
@@ -121,21 +121,14 @@ def print_against_greedy(rows: list[dict[str, Any]], rounds: tuple[int, ...], dr
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--game", default="speicherstadt")
-    ap.add_argument("--expansion", default=None)
-    ap.add_argument("--players", type=int, default=3)
-    ap.add_argument("--games", type=int, default=150)
-    ap.add_argument("--selfplay", default="greedy", help="the bot of every seat in the held-out games")
+    ap = held_out_parser(__doc__, games=150)
     ap.add_argument("--rounds", default="3,6,9")
     ap.add_argument("--hybrid", type=int, default=0,
                     help="greedy rollouts of the hybrid (default: the lab's quick setting, analysis.QUICK)")
     ap.add_argument("--horizon", type=int, default=0,
                     help="rounds the hybrid's rollouts play (default: the lab's quick setting for the game)")
-    ap.add_argument("--seed", type=int, default=2026)
-    ap.add_argument("--processes", type=int, default=2)
     args = ap.parse_args(argv)
-    options = {"expansion": args.expansion} if args.expansion else {}
+    options = game_options(args)
     rounds = tuple(int(r) for r in args.rounds.split(","))
     rows: list[dict[str, Any]] = []
     wall = time.perf_counter()
@@ -156,9 +149,8 @@ def main(argv: list[str] | None = None) -> int:
     df = pd.DataFrame(table).T
     df.columns = [f"round {c}" if c != "all" else "all" for c in df.columns]
     df["ms/position"] = pd.Series(times)
-    title = f"{args.game}{'+' + args.expansion if args.expansion else ''}, {args.players} players"
     print(f"Brier score of each seat's win probability (lower is better) on {args.games} held-out games of "
-          f"{args.selfplay} self-play, {title}; {len(rows)} positions; wall {time.perf_counter() - wall:.0f} s")
+          f"{args.selfplay} self-play, {title(args)}; {len(rows)} positions; wall {time.perf_counter() - wall:.0f} s")
     with pd.option_context("display.width", 200, "display.float_format", "{:.3f}".format):
         print(df.to_string())
     ref = df.loc["1/n for all", "all"]

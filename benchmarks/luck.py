@@ -20,7 +20,6 @@ after the supply is printed too (after should be lower: the draw is news).
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -36,6 +35,7 @@ import pandas as pd  # noqa: E402
 from tqdm import tqdm  # noqa: E402
 
 import speicherstadt_lab as sl  # noqa: E402
+from benchmarks.heldout import game_options, held_out_parser, title  # noqa: E402
 from speicherstadt_lab.bots import make_bot  # noqa: E402
 from speicherstadt_lab.engine.protocol import get_game  # noqa: E402
 from speicherstadt_lab.engine.rng import derive_seed  # noqa: E402
@@ -117,21 +117,14 @@ def report(df: pd.DataFrame, value: str, players: int) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--game", default="speicherstadt")
-    ap.add_argument("--expansion", default=None)
-    ap.add_argument("--players", type=int, default=3)
-    ap.add_argument("--games", type=int, default=150)
-    ap.add_argument("--selfplay", default="greedy", help="the bot of every seat in the held-out games")
+    ap = held_out_parser(__doc__, games=150)
     ap.add_argument("--draws", type=int, default=80,
                     help="redraws of each supply for 'before' (the review's luck_rollouts: 4 × its 20 rollouts)")
     ap.add_argument("--values", default="model,hybrid",
                     help="how the luck is measured: model (the value model before and after), hybrid (greedy "
                          "rollouts the game's hybrid_horizon rounds deep, scored by the model), comma-separated")
-    ap.add_argument("--seed", type=int, default=2026)
-    ap.add_argument("--processes", type=int, default=2)
     args = ap.parse_args(argv)
-    options = {"expansion": args.expansion} if args.expansion else {}
+    options = game_options(args)
     values = tuple(args.values.split(","))
     wall = time.perf_counter()
     rows: list[dict[str, Any]] = []
@@ -141,8 +134,7 @@ def main(argv: list[str] | None = None) -> int:
         for fut in tqdm(futures, desc="held-out games", unit="game"):
             rows.extend(fut.result())
     all_rows = pd.DataFrame(rows)
-    title = f"{args.game}{'+' + args.expansion if args.expansion else ''}, {args.players} players"
-    print(f"Luck at the supplies of {args.games} held-out games of {args.selfplay} self-play, {title}: "
+    print(f"Luck at the supplies of {args.games} held-out games of {args.selfplay} self-play, {title(args)}: "
           f"{len(all_rows) // args.players // len(values)} supplies, {args.draws} redraws each; "
           f"wall {time.perf_counter() - wall:.0f} s")
     for value in values:

@@ -19,7 +19,6 @@ which that line reaches the levels' win floors.
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -35,6 +34,7 @@ import pandas as pd  # noqa: E402
 from tqdm import tqdm  # noqa: E402
 
 import speicherstadt_lab as sl  # noqa: E402
+from benchmarks.heldout import game_options, held_out_parser, title  # noqa: E402
 from speicherstadt_lab.analysis import compare_actions  # noqa: E402
 from speicherstadt_lab.bots import make_bot  # noqa: E402
 from speicherstadt_lab.engine.protocol import get_game, load_state  # noqa: E402
@@ -97,11 +97,7 @@ def mean_ci(x: np.ndarray) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--game", default="speicherstadt")
-    ap.add_argument("--expansion", default=None)
-    ap.add_argument("--players", type=int, default=3)
-    ap.add_argument("--games", type=int, default=20)
+    ap = held_out_parser(__doc__, games=20, selfplay=False)
     ap.add_argument("--lineup", default="greedy,greedy,random", help="bots of the seats, rotated by game")
     ap.add_argument("--every", type=int, default=6, help="review every n-th decision with a choice")
     ap.add_argument("--search", type=int, default=20, help="random rollouts per action of the review's search")
@@ -112,14 +108,12 @@ def main(argv: list[str] | None = None) -> int:
                     help="rounds a hybrid rollout plays before the model scores it (default: the game's)")
     ap.add_argument("--truth", type=int, default=200, help="greedy play-outs per action for the real loss")
     ap.add_argument("--label", default="review-levels-benchmark")
-    ap.add_argument("--seed", type=int, default=2026)
-    ap.add_argument("--processes", type=int, default=2)
     args = ap.parse_args(argv)
     lineup = args.lineup.split(",")
     horizon = args.horizon if args.horizon is not None else get_game(args.game).hybrid_horizon
     wall = time.perf_counter()
     jobs = []
-    options = {"expansion": args.expansion} if args.expansion else None
+    options = game_options(args)
     for g in range(args.games):
         for text, chosen, who in sample_decisions(args.game, args.players, args.seed, args.label, g, lineup,
                                                   args.every, options):
@@ -128,8 +122,7 @@ def main(argv: list[str] | None = None) -> int:
     with ProcessPoolExecutor(args.processes) as pool:
         rows = list(tqdm(pool.map(judge, jobs, chunksize=2), total=len(jobs), desc="decisions", unit="decision"))
     df = pd.DataFrame(rows)
-    title = f"{args.game}{'+' + args.expansion if args.expansion else ''}"
-    print(f"{title}, {args.players} players, {args.games} games ({args.lineup}, rotated), {len(df)} decisions "
+    print(f"{title(args)}, {args.games} games ({args.lineup}, rotated), {len(df)} decisions "
           f"reviewed (every {args.every}th), review {args.value}"
           f"{f' ({horizon} rounds deep)' if args.value == 'hybrid' else ''} with {args.search} "
           f"{'greedy' if args.value == 'hybrid' else args.search_bot or 'random'} rollouts per action, truth "
