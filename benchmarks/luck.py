@@ -105,6 +105,9 @@ def report(df: pd.DataFrame, value: str, players: int) -> None:
     print(f"\nluck by the {value}: what really followed (won − win chance before the supply), by the luck:")
     with pd.option_context("display.width", 200, "display.float_format", "{:+.3f}".format):
         print(table.to_string())
+    if df["luck"].std() < 1e-9:
+        print("won − before ≈ —: this luck has no spread (it is 0 at every supply: the measure cannot see the draws)")
+        return
     slope, lo, hi = slope_ci(df)
     print(f"won − before ≈ {np.polyfit(df['luck'], df['real'], 1)[1]:+.3f} + {slope:.2f} × luck "
           f"(95% over games {lo:.2f}..{hi:.2f}; 1 means the luck is what it says); luck: mean "
