@@ -179,7 +179,7 @@ def classify(win_loss: float, score_loss: float, thresholds: dict[str, dict[str,
 def review(record: GameRecord, rollouts: int = DEFAULT_ROLLOUTS, bot: Any = None, seed: int = 0,
            node: Node | None = None, progress: bool = True, processes: int | None = None, luck: bool = True,
            luck_rollouts: int | None = None, since: Node | None = None, value: str | None = None,
-           horizon: int | None = None) -> Review:
+           horizon: int | None = None, decisions: bool = True) -> Review:
     """Review every decision on the main line (or the line to ``node``) and the luck of every supply.
 
     ``rollouts``: per action at each decision (common random numbers, ``seed`` for every decision);
@@ -197,7 +197,8 @@ def review(record: GameRecord, rollouts: int = DEFAULT_ROLLOUTS, bot: Any = None
     ``HYBRID_LEVELS``; the luck of a supply by the same rollouts (``luck_rollouts`` of them after it, one per
     redraw before it; ``benchmarks/luck.py``: what follows a draw tracks this luck, slope ~0.9, where the
     model's alone told nothing). ``horizon``: the rounds a hybrid rollout plays (default: the game's
-    ``GameInfo.hybrid_horizon``, chosen on tuning games). Its losses are checked against real play-outs in
+    ``GameInfo.hybrid_horizon``, chosen on tuning games). ``decisions=False`` measures only the luck (the app
+    reviews the decisions one by one, then the luck). Its losses are checked against real play-outs in
     ``benchmarks/review_levels.py`` (docs/review.md).
     Fair mode throughout: no rollout knows the hidden order. The results are also written into the record's
     annotations. A chance node on the line (``Node.rearrange``) is no decision and is not reviewed.
@@ -214,9 +215,10 @@ def review(record: GameRecord, rollouts: int = DEFAULT_ROLLOUTS, bot: Any = None
         if not any(nd is since for nd in path):
             raise ValueError(f"since: {since!r} is not on the line reviewed")
         first = since.ply
-    decisions = [nd for nd in path[1:] if nd.ply > first and nd.chance is None]  # a chance node decides nothing
+    # a chance node decides nothing
+    chosen = [nd for nd in path[1:] if nd.ply > first and nd.chance is None] if decisions else []
     jobs: list[tuple[Any, ...]] = [("decision", _before(nd).to_json(), rollouts, bot, seed, value, nd.action,
-                                    horizon) for nd in decisions]
+                                    horizon) for nd in chosen]
     supplies = [(r, k, j) for r, k, j in _supplies(path) if k > first or (k == 0 and since is None)] if luck else []
     for _rnd, k, j in supplies:
         after = path[j].state.to_json()
@@ -239,12 +241,12 @@ def review(record: GameRecord, rollouts: int = DEFAULT_ROLLOUTS, bot: Any = None
                 "mode": "fair", "thresholds": levels, "seconds": round(elapsed, 1), "value": value or "rollouts",
                 **({"horizon": horizon} if value == "hybrid" else {})}
     rows = []
-    for nd, res in zip(decisions, results[: len(decisions)], strict=True):
+    for nd, res in zip(chosen, results[: len(chosen)], strict=True):
         ann = _decision_annotation(nd, res, levels)
         nd.annotations[REVIEW_KEY] = ann
         rows.append(_decision_row(nd, ann))
     luck_rows = []
-    for (rnd, _k, j), res in zip(supplies, results[len(decisions):], strict=True):
+    for (rnd, _k, j), res in zip(supplies, results[len(chosen):], strict=True):
         ann = {"round": rnd, "revealed": _chance(record.game).revealed(path[j].state), **res}
         path[j].annotations[LUCK_KEY] = ann
         luck_rows.extend(_luck_rows(ann, path[j].ply))

@@ -72,6 +72,13 @@ def test_review_button_annotates_marks_and_jumps(reviewed):
     assert sorted(p for d in marks for p in d.customdata) == sorted(nd.ply for nd in flagged)
     assert {d.meta["flag"] for d in marks} == {"inaccuracy", "mistake"}
     assert len(app.flag_list.options) == len(flagged)
+    # the per-seat summary, with the luck of every supply measured after the decisions
+    rv = app.review()
+    assert len(rv.luck) and rv.luck.groupby("round")["luck"].sum().abs().max() < 1e-3  # luck sums to 0 a round
+    assert 'data-luck="1"' in app.review_summary.value
+    for row in rv.summary().itertuples():
+        cells = (app.record.initial.seat_name(int(row.Index), "en"), f"{row.best_moves:.0%}", f"{row.luck:+.0%}")
+        assert all(c in app.review_summary.value for c in cells)
     # survives save and load
     again = GameRecord.from_json(app.save_json())
     assert reviewing.Review.from_record(again).decisions["flag"].tolist() == app.review().decisions["flag"].tolist()
@@ -95,6 +102,18 @@ def test_review_button_annotates_marks_and_jumps(reviewed):
     node = app.better_button.click() or app.node
     assert node.parent is target.parent and node.action == best and not node.is_mainline()
     assert len(target.parent.children) == n_children + 1
+
+
+def test_no_summary_before_a_review_and_it_follows_the_language(reviewed):
+    app = reviewed
+    assert app.review_summary.value == ""
+    app.review_button.click()
+    app.wait()
+    assert "luck" in app.review_summary.value and "best moves" in app.review_summary.value
+    app.set_lang("de")
+    assert "Glück" in app.review_summary.value and "beste Züge" in app.review_summary.value
+    app.new_game(players=2, seed=9, seats=["random", "random"])
+    assert app.review_summary.value == ""
 
 
 def test_review_cancel_keeps_partial_results():

@@ -286,5 +286,18 @@ def test_live_analysis_follows_the_board(session: dict[str, Any]) -> None:
     assert 1 <= page.locator(".ssl-live-best li").count() <= 3  # the best three, or every move there is
 
 
+def test_the_review_shows_each_seats_flags_and_luck(session: dict[str, Any]) -> None:
+    """The review button reviews the main line in the background, then measures the luck of its supplies; the
+    panel's per-seat summary marks that it holds the luck (data-luck="1") and has a row per seat."""
+    page: Page = session["page"]
+    page.fill(".ssl-review-rollouts input", "4")  # few rollouts: this checks the wiring, not the judgement
+    page.press(".ssl-review-rollouts input", "Enter")
+    page.click(".ssl-review-btn")
+    page.wait_for_selector('.ssl-review-summary[data-luck="1"]', timeout=8 * TIMEOUT)
+    assert page.locator(".ssl-review-summary tr").count() == 1 + 3  # the header and the three seats
+    summary = page.locator(".ssl-review-summary").inner_text()
+    assert "luck" in summary and "best moves" in summary and "%" in summary
+
+
 def test_the_page_logged_no_errors_from_our_code(session: dict[str, Any]) -> None:
     assert session["errors"] == []  # collected by the page's listeners over the whole module

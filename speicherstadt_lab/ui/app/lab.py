@@ -189,6 +189,8 @@ class LabApp(Navigation, MoveList, SeatsPanel, Labels, JobRunner, ChartsPanel, L
                                                 description=t["review_rollouts"], style={"description_width": "auto"},
                                                 layout=lay(width="200px"))
         self.flag_list = w.Select(options=[], rows=6, layout=lay(width="100%"))
+        self.review_rollouts.add_class("ssl-review-rollouts")
+        self.review_summary = w.HTML(layout=lay(width="100%"))  # per seat: best moves, flags, luck
         self.alternative = w.HTML(layout=lay(width="100%"))
         self.alternative.add_class("ssl-explain")
         self.better_button = w.Button(description=t["play_better"], button_style="success",
@@ -280,7 +282,8 @@ class LabApp(Navigation, MoveList, SeatsPanel, Labels, JobRunner, ChartsPanel, L
         self._flag_title = w.HTML()
         self._flag_title.add_class("ssl-panel-title")
         review_box = w.VBox([w.HBox([self.review_button, self.review_rollouts], layout=w.Layout(align_items="center")),
-                             self._flag_title, self.flag_list, self.alternative, self.better_button],
+                             self.review_summary, self._flag_title, self.flag_list, self.alternative,
+                             self.better_button],
                             layout=w.Layout(width="340px", flex="0 0 340px"))
         figs.layout = w.Layout(flex="1 1 0", min_width="0", width="auto")
         chart_panel = w.VBox([chart_bar, w.HBox([figs, review_box], layout=w.Layout(width="100%"))],

@@ -18,6 +18,7 @@ from .texts import TEXTS, text
 
 REVIEW_ROLLOUTS = 20  # per action at each decision: a 3-player game reviews in about a minute on one core
 
+
 class ReviewPanel:
     """A part of :class:`~.lab.LabApp` (a mixin): its review methods and the flag list's wiring."""
 
@@ -68,6 +69,12 @@ class ReviewPanel:
             if done % 10 == 0:
                 self._schedule_charts()
         else:
+            # then the luck of every supply on the line (the review's hybrid rollouts; seconds, in one step)
+            with self._lock:
+                record = self.record
+            if path[0] is record.root and not job.cancel.is_set():
+                self._say(text(lang, "review_luck"))
+                run_review(record, rollouts=rollouts, node=path[-1], progress=False, decisions=False, value=value)
             settings = self.record.root.annotations.get(REVIEW_KEY)
             if isinstance(settings, dict):
                 settings["seconds"] = round(time.perf_counter() - start, 1)
@@ -142,10 +149,36 @@ class ReviewPanel:
             return
         self.show_flag(int(change["new"]))
 
-    def _show_flags(self) -> None:
-        """The flagged-moves list and, for the decision shown, the better alternative."""
+    def _show_summary(self) -> None:
+        """Per seat: share of best moves, inaccuracies, mistakes and luck (what the draws did to its win
+        chance, summed over the supplies), from the review in the record; empty before a review."""
         lang = self.lang_code
         t = TEXTS[lang]
+        try:
+            rv = Review.from_record(self.record) if self.reviewed else None
+        except ValueError:
+            rv = None
+        if rv is None or not len(rv.decisions):
+            self.review_summary.value = ""
+            return
+        summary = rv.summary()
+        st = self.record.initial
+        has_luck = len(rv.luck) > 0
+        rows = "".join(
+            f"<tr><td>{html.escape(st.seat_name(int(r.Index), lang))}</td><td>{r.best_moves:.0%}</td>"
+            f"<td>{r.inaccuracies}</td><td>{r.mistakes}</td>"
+            f"<td>{f'{r.luck:+.0%}' if has_luck else '—'}</td></tr>"
+            for r in summary.itertuples())
+        head = "".join(f"<th>{html.escape(t[k])}</th>" for k in ("sum_best", "inaccuracies", "mistakes", "sum_luck"))
+        self.review_summary.value = (f'<table class="ssl-review-summary" data-luck="{int(has_luck)}" '
+                                     f'title="{html.escape(t["sum_luck_tip"])}"><tr><th></th>{head}</tr>{rows}'
+                                     "</table>")
+
+    def _show_flags(self) -> None:
+        """The per-seat summary, the flagged-moves list and, for the decision shown, the better alternative."""
+        lang = self.lang_code
+        t = TEXTS[lang]
+        self._show_summary()
         nodes = self.flagged() if self.reviewed else []
         st = self.record.initial
         options = []
