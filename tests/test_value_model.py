@@ -150,3 +150,23 @@ def test_training_writes_a_model_that_beats_chance_on_held_out_games(tmp_path: P
     assert out.is_file() and tr["games"] == 80 and tr["positions"] > 80 * 10
     assert tr["held_out_brier"] < tr["uniform_brier"]  # it learned something from 80 games
     assert load_model(path=out).predict(midgame(2))["win_prob"].sum() == pytest.approx(1.0)
+
+
+def test_packet_row_features_see_the_offer_but_no_secret() -> None:
+    """Packet Row's features include what the open boards offer each seat (offer_best), and read only public
+    facts: the full state and every seat's observation give the same numbers (a secret starting contract
+    never counts)."""
+    from speicherstadt_lab.bots import make_bot
+    from speicherstadt_lab.games.packet_row.features import seat_features
+
+    state = sl.new_game("packet_row", players=3, seed=5)
+    bots = [make_bot("greedy", seed=i) for i in range(3)]
+    offers = set()
+    for _ in range(25):
+        names, rows = seat_features(state)
+        for viewer in (None, 0, 1, 2):
+            assert seat_features(state.observe(viewer))[1] == rows
+        k = names.index("offer_best")
+        offers.update(round(r[k], 6) for r in rows)
+        state = state.apply(bots[state.to_move].choose(state.observe(state.to_move)))
+    assert len(offers) > 3  # it moves with the boards

@@ -3,7 +3,10 @@
 Per seat, from what every seat can see (``view(None)``: the cards taken from open supplies, money, ships;
 never a secret starting contract): the projected score and its lead, money and the money cards in hand,
 what can still be turned into money (contracts, goods units, gold bars, ships, captains and merchants),
-bankers and buildings, and how much of the game is left (the cards still in the decks).
+bankers and buildings, and how much of the game is left (the cards still in the decks); and what is on
+offer: the most a card on the open boards would add to the seat's holdings, by the greedy bot's public
+judgement, and that against the other seats' best (without it the model could not tell one draw of the boards
+from another: benchmarks/luck.py measured its luck at exactly 0).
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from typing import Any
 NAMES = (
     "score", "score_lead", "score_vs_mean", "money", "money_lead", "money_cards", "contracts", "contract_pays",
     "goods_units", "gold_bars", "ships", "helpers", "bankers", "building_vp", "hand", "progress",
-    "score_lead_x_progress", "money_lead_x_progress",
+    "score_lead_x_progress", "money_lead_x_progress", "offer_best", "offer_best_lead",
 )
 
 
@@ -27,6 +30,7 @@ def seat_features(state: Any) -> tuple[tuple[str, ...], list[list[float]]]:
     left = sum(len(d) for d in state.decks)
     total = left + sum(len(s["hand"]) + len(s["ships"]) for s in view["seats"])
     progress = 1.0 - left / max(1, total)
+    best = _offer_best(state)
     rows: list[list[float]] = []
     for i, s in enumerate(view["seats"]):
         hand = [cat.by_id[c] for c in s["hand"]]
@@ -46,5 +50,31 @@ def seat_features(state: Any) -> tuple[tuple[str, ...], list[list[float]]]:
             float(sum(1 for c in hand if c.kind == "banker")),
             float(sum(c.vp for c in hand if c.kind == "building")),
             float(len(hand)), progress, lead * progress, money_lead * progress,
+            best[i], best[i] - max((x for j, x in enumerate(best) if j != i), default=0.0),
         ])
     return NAMES, rows
+
+
+def _offer_best(state: Any) -> list[float]:
+    """Per seat, in points: the most one affordable card on the open boards would add to its holdings (the
+    greedy heuristic's dollars / 10), 0 if none would."""
+    from ...bots.packet_row_greedy import PacketRowHeuristic
+
+    h = PacketRowHeuristic(state)
+    nt = state.nt
+    cost = nt.cost
+    cards = [c for board in state.current for c in board if c >= 0]
+    out = []
+    for i, s in enumerate(state.seats):
+        # the public hand: a secret starting contract stays out (as in view(None)), so that the full state and
+        # every observation give the same number
+        held = s.hand if state.revealed else tuple(c for c in s.hand if not nt.start[c])
+        base = h.holdings_value(s.money, held, s.ships, i)
+        best = 0.0
+        for c in cards:
+            if cost[c] > s.money:
+                continue
+            hand, ships = (held, (*s.ships, c)) if h.kind[c] == "ship" else ((*held, c), s.ships)
+            best = max(best, h.holdings_value(s.money - cost[c], tuple(hand), tuple(ships), i) - base)
+        out.append(best / 10.0)
+    return out
