@@ -105,12 +105,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--value", default="hybrid", choices=["model", "hybrid", "rollouts"],
                     help="what finds and measures: the hybrid (the app's review), the model, or rollouts")
     ap.add_argument("--horizon", type=int, default=None,
-                    help="rounds a hybrid rollout plays before the model scores it (default: the game's)")
+                    help="rounds the review's hybrid rollouts play before the model scores them (default: the game's)")
     ap.add_argument("--truth", type=int, default=200, help="greedy play-outs per action for the real loss")
     ap.add_argument("--label", default="review-levels-benchmark")
     args = ap.parse_args(argv)
     lineup = args.lineup.split(",")
-    horizon = args.horizon if args.horizon is not None else get_game(args.game).hybrid_horizon
+    horizon = args.horizon if args.horizon is not None else get_game(args.game).review_horizon or get_game(
+        args.game).hybrid_horizon
     wall = time.perf_counter()
     jobs = []
     options = game_options(args)

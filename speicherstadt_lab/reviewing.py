@@ -194,10 +194,11 @@ def review(record: GameRecord, rollouts: int = DEFAULT_ROLLOUTS, bot: Any = None
     ``value="hybrid"`` (the app's review when the game has a model): every action is played out ``rollouts``
     times by greedy players to the start of the next round and scored by the model (``compare_actions(...,
     method="hybrid")``, common random numbers); that finds the best move and measures the losses, flagged at
-    ``HYBRID_LEVELS``; the luck of a supply by the same rollouts (``luck_rollouts`` of them after it, one per
-    redraw before it; ``benchmarks/luck.py``: what follows a draw tracks this luck, slope ~0.9, where the
-    model's alone told nothing). ``horizon``: the rounds a hybrid rollout plays (default: the game's
-    ``GameInfo.hybrid_horizon``, chosen on tuning games). ``decisions=False`` measures only the luck (the app
+    ``HYBRID_LEVELS``; the luck of a supply by the same kind of rollouts (``luck_rollouts`` of them after it,
+    one per redraw before it, the game's ``hybrid_horizon`` deep; ``benchmarks/luck.py``: what follows a draw
+    tracks this luck, slope ~0.9, where the model's alone told nothing). ``horizon``: the rounds the
+    comparison of moves plays (default: the game's ``GameInfo.review_horizon``, else its ``hybrid_horizon``;
+    chosen on tuning games). ``decisions=False`` measures only the luck (the app
     reviews the decisions one by one, then the luck). Its losses are checked against real play-outs in
     ``benchmarks/review_levels.py`` (docs/review.md).
     Fair mode throughout: no rollout knows the hidden order. The results are also written into the record's
@@ -207,7 +208,8 @@ def review(record: GameRecord, rollouts: int = DEFAULT_ROLLOUTS, bot: Any = None
         raise ValueError(f"rollouts: must be a whole number ≥ 2, not {rollouts!r}")
     if value not in VALUES:
         raise ValueError(f"value: must be None, 'model' or 'hybrid', not {value!r}")
-    horizon = hybrid_horizon(record.root.state, horizon)
+    horizon = review_horizon(record.root.state, horizon)
+    luck_horizon = hybrid_horizon(record.root.state)  # as benchmarks/luck.py checked it
     luck_n = luck_rollouts if luck_rollouts is not None else 4 * rollouts
     path = record.path_to(node if node is not None else record.end())
     first = 0
@@ -224,10 +226,10 @@ def review(record: GameRecord, rollouts: int = DEFAULT_ROLLOUTS, bot: Any = None
         after = path[j].state.to_json()
         if k == 0:
             jobs.append(("luck_setup", record.game, _setup_kwargs(record), after, luck_n, bot, seed, value,
-                         horizon))
+                         luck_horizon))
         else:
             jobs.append(("luck", _before(path[k]).to_json(), path[k].action, after, luck_n, bot, seed, value,
-                         horizon))
+                         luck_horizon))
     start = time.perf_counter()
     results = _run_jobs(jobs, processes, progress)
     elapsed = time.perf_counter() - start
@@ -252,6 +254,12 @@ def review(record: GameRecord, rollouts: int = DEFAULT_ROLLOUTS, bot: Any = None
         luck_rows.extend(_luck_rows(ann, path[j].ply))
     record.root.annotations[REVIEW_KEY] = settings
     return Review(_decisions_frame(rows), _luck_frame(luck_rows), settings)
+
+
+def review_horizon(state: GameState, horizon: int | None = None) -> int:
+    """The rounds the hybrid review's comparison of moves plays: ``horizon``, or the game's ``review_horizon``
+    (else its ``hybrid_horizon``)."""
+    return hybrid_horizon(state, horizon if horizon is not None else get_game(state.game).review_horizon)
 
 
 def _before(nd: Node) -> GameState:

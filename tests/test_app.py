@@ -465,7 +465,7 @@ def test_live_analysis_follows_every_step_and_can_be_turned_off(monkeypatch: pyt
         assert best["win_prob"].is_monotonic_decreasing
         assert set(best["action"]) <= {str(a) for a in app.state.legal_actions()}
         # ranked as the review ranks (the hybrid comparison, whose losses were checked against play-outs)
-        same = compare_actions(app.state, rollouts=LIVE_ROLLOUTS, bot="greedy", method="hybrid")
+        same = compare_actions(app.state, rollouts=LIVE_ROLLOUTS, bot="greedy", method="hybrid", horizon=2)
         assert best.equals(same[["action", "win_prob", "score_mean"]].head(3).reset_index(drop=True))
         assert all(a in app.live_box.value for a in best["action"])
         app.live.value = False

@@ -249,12 +249,14 @@ def test_review_by_the_hybrid_finds_and_measures_with_the_hybrid_comparison() ->
         node = node.play(bots[node.state.to_move].choose(node.state.observe(node.state.to_move)))
     rv = review(rec, rollouts=4, value="hybrid", progress=False, luck_rollouts=12)
     assert rv.settings["value"] == "hybrid" and rv.settings["thresholds"] == HYBRID_LEVELS
+    assert rv.settings["horizon"] == 2
     assert rv.settings["bot"] == "greedy"  # what the hybrid rolls out with, whatever bot says
     assert len(rv.decisions) == len(rec.mainline()) - 1 and len(rv.luck) > 0
     path = rec.mainline()
     for row in rv.decisions.itertuples():
         before = path[row.ply - 1].state
-        df = compare_actions(before, rollouts=4, bot="greedy", seed=0, method="hybrid").set_index("action")
+        df = compare_actions(before, rollouts=4, bot="greedy", seed=0, method="hybrid",
+                             horizon=2).set_index("action")  # Die Speicherstadt's review_horizon
         assert row.best_action == df.index[0]
         assert row.win_loss == pytest.approx(max(0.0, df["win_prob"].iloc[0] - df.loc[row.action, "win_prob"]),
                                              abs=1e-4)
@@ -273,6 +275,8 @@ def test_the_hybrid_review_plays_as_many_rounds_as_the_game_declares() -> None:
     from speicherstadt_lab.engine.protocol import get_game
 
     assert get_game("speicherstadt").hybrid_horizon == 1 and get_game("packet_row").hybrid_horizon == 6
+    # Die Speicherstadt's review compares moves two rounds deep; Packet Row's takes its hybrid_horizon
+    assert get_game("speicherstadt").review_horizon == 2 and get_game("packet_row").review_horizon is None
     rec = sl.GameRecord.new(players=3, seed=8, game="packet_row")
     node = rec.root
     bots = [_make("greedy", seed=k) for k in range(3)]

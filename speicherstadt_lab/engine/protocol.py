@@ -160,7 +160,8 @@ class GameInfo:
     capabilities: dict[str, str] = field(default_factory=dict)  # name (see CAPABILITIES) -> "module:attr"
     variants: tuple[Variant, ...] = ()  # what a game chooser offers; default: the game itself
     rollout: str = "random"  # the bot MCTS rolls out with by default
-    hybrid_horizon: int = 1  # rounds a hybrid rollout (review, quick judgement) plays before the model scores it
+    hybrid_horizon: int = 1  # rounds a hybrid rollout (quick judgement, luck) plays before the model scores it
+    review_horizon: int | None = None  # the same for the review's comparison of moves (None: hybrid_horizon)
     seat_colours: tuple[str, ...] = OKABE_ITO
     metrics: tuple[Metric, ...] = ()  # per-seat figures along a game (trajectory columns, chart lines)
 

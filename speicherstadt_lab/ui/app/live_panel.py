@@ -3,8 +3,8 @@ mover's best three actions (expected final score and win chance after each) appe
 
 The win chances take tens of milliseconds (``analysis.quick_evaluate``); the actions are compared as the
 app's review compares them (``compare_actions(method="hybrid")``: every action played out ``LIVE_ROLLOUTS``
-times by greedy players the game's ``hybrid_horizon`` rounds deep, common random numbers, scored by the value
-model), a tenth of a second to half a second a position. It runs in its own background thread, and a new step
+times by greedy players the review's horizon deep, common random numbers, scored by the value model), a tenth
+of a second to half a second a position. It runs in its own background thread, and a new step
 cancels the one before. A toggle turns it off. The page's sign that it is done: the panel's ``.ssl-live``
 element carries ``data-ply`` of the node shown.
 """
@@ -19,6 +19,7 @@ import pandas as pd
 
 from ...analysis import compare_actions, quick_evaluate
 from ...records import Node
+from ...reviewing import review_horizon
 from ...value.model import load_model
 from .texts import TEXTS
 
@@ -39,7 +40,8 @@ def live_analysis(state: Any) -> tuple[pd.DataFrame, pd.DataFrame]:
     win = model.predict(state) if state.is_over else quick_evaluate(state)
     best = pd.DataFrame(columns=["action", "win_prob", "score_mean"])
     if state.to_move is not None:
-        df = compare_actions(state, rollouts=LIVE_ROLLOUTS, bot="greedy", method="hybrid")
+        df = compare_actions(state, rollouts=LIVE_ROLLOUTS, bot="greedy", method="hybrid",
+                             horizon=review_horizon(state))
         best = df[["action", "win_prob", "score_mean"]].head(BEST).reset_index(drop=True)
     return win, best
 
