@@ -37,9 +37,16 @@ import speicherstadt_lab as sl  # noqa: E402
 from benchmarks.heldout import game_options, held_out_parser, title  # noqa: E402
 from speicherstadt_lab.analysis import compare_actions  # noqa: E402
 from speicherstadt_lab.bots import make_bot  # noqa: E402
-from speicherstadt_lab.engine.protocol import get_game, load_state  # noqa: E402
+from speicherstadt_lab.engine.protocol import load_state  # noqa: E402
 from speicherstadt_lab.engine.rng import derive_seed  # noqa: E402
-from speicherstadt_lab.reviewing import FLOORS, HYBRID_LEVELS, _job, classify, thresholds_for  # noqa: E402
+from speicherstadt_lab.reviewing import (  # noqa: E402
+    FLOORS,
+    HYBRID_LEVELS,
+    _job,
+    classify,
+    review_horizon,
+    thresholds_for,
+)
 
 BINS = (0.0, 0.02, 0.05, 0.10, 0.20, 1.01)
 
@@ -110,8 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--label", default="review-levels-benchmark")
     args = ap.parse_args(argv)
     lineup = args.lineup.split(",")
-    horizon = args.horizon if args.horizon is not None else get_game(args.game).review_horizon or get_game(
-        args.game).hybrid_horizon
+    horizon = review_horizon(sl.new_game(args.game, players=args.players, **game_options(args)), args.horizon)
     wall = time.perf_counter()
     jobs = []
     options = game_options(args)

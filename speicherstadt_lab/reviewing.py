@@ -192,7 +192,7 @@ def review(record: GameRecord, rollouts: int = DEFAULT_ROLLOUTS, bot: Any = None
     loses (win chance and points after the chosen and the best move, on the mover's observation) and the luck
     of each supply (the model after it against its mean over the draws that could have come), without noise.
     ``value="hybrid"`` (the app's review when the game has a model): every action is played out ``rollouts``
-    times by greedy players to the start of the next round and scored by the model (``compare_actions(...,
+    times by greedy players ``horizon`` rounds on and scored by the model (``compare_actions(...,
     method="hybrid")``, common random numbers); that finds the best move and measures the losses, flagged at
     ``HYBRID_LEVELS``; the luck of a supply by the same kind of rollouts (``luck_rollouts`` of them after it,
     one per redraw before it, the game's ``hybrid_horizon`` deep; ``benchmarks/luck.py``: what follows a draw
