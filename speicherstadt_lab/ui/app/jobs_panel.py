@@ -89,8 +89,7 @@ class JobRunner:
         """Stop the running job and pending chart updates, and close every widget of the app."""
         self.cancel()
         self.wait()
-        if self._live_cancel is not None:
-            self._live_cancel.set()
+        self._join_live()
         timer = self._timer
         if timer is not None:
             timer.cancel()

@@ -21,13 +21,14 @@ from ...analysis import compare_actions, quick_evaluate
 from ...records import Node
 from ...reviewing import review_horizon
 from ...value.model import load_model
+from .review import REVIEW_ROLLOUTS
 from .texts import TEXTS
 
 BEST = 3  # actions shown
-#: Rollouts per action of the live comparison: the review's (REVIEW_ROLLOUTS), whose losses were checked
-#: against real play-outs (docs/review.md, "The hybrid review"). Ranking by the value model alone after each
-#: action, as the panel first did, told the moves apart hardly at all there (correlation 0.06).
-LIVE_ROLLOUTS = 20
+#: Rollouts per action of the live comparison: the review's, whose losses were checked against real play-outs
+#: (docs/review.md, "The hybrid review"). Ranking by the value model alone after each action, as the panel
+#: first did, told the moves apart hardly at all there (correlation 0.06).
+LIVE_ROLLOUTS = REVIEW_ROLLOUTS
 
 
 def live_analysis(state: Any) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -50,6 +51,7 @@ class LivePanel:
     """A part of :class:`~.lab.LabApp` (a mixin): the live analysis panel and its background thread."""
 
     _live_cancel: threading.Event | None = None
+    _live_threads: list[threading.Thread] = []  # noqa: RUF012  (replaced per instance, never mutated in place)
 
     def _schedule_live(self) -> None:
         """Analyse the node on the board (after the step that put it there); a newer step cancels this one."""
@@ -66,8 +68,20 @@ class LivePanel:
         if not self.threaded:
             self._live(node, lang, cancel)
             return
-        threading.Thread(target=self._live, args=(node, lang, cancel), name="speicherstadt-lab-live",
-                         daemon=True).start()
+        thread = threading.Thread(target=self._live, args=(node, lang, cancel), name="speicherstadt-lab-live",
+                                  daemon=True)
+        # kept until they end, so that close() can wait for them: a daemon thread still inside numpy when the
+        # interpreter exits aborted a test process now and then ("terminate called without an active exception")
+        self._live_threads = [t for t in self._live_threads if t.is_alive()] + [thread]
+        thread.start()
+
+    def _join_live(self) -> None:
+        """Cancel the live analysis and wait for its threads (each ends within its one comparison)."""
+        if self._live_cancel is not None:
+            self._live_cancel.set()
+        for t in self._live_threads:
+            t.join()
+        self._live_threads = []
 
     def _live(self, node: Node, lang: str, cancel: threading.Event) -> None:
         t = TEXTS[lang]

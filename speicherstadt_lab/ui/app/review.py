@@ -22,6 +22,8 @@ REVIEW_ROLLOUTS = 20  # per action at each decision: a 3-player game reviews in 
 class ReviewPanel:
     """A part of :class:`~.lab.LabApp` (a mixin): its review methods and the flag list's wiring."""
 
+    _summary_key: tuple[Any, Any, Any, str] | None = None  # what the summary shown was built from (by identity)
+
     # ---- game review ----------------------------------------------------------------------------------
 
     @property
@@ -154,6 +156,13 @@ class ReviewPanel:
         chance, summed over the supplies), from the review in the record; empty before a review."""
         lang = self.lang_code
         t = TEXTS[lang]
+        # Every step redraws the panel; the summary changes only with the review's settings (a new dict per
+        # review call), the record, its main line or the language: rebuilding it each step cost ~6 ms.
+        key = (self.record.root, self.record.root.annotations.get(REVIEW_KEY), self.record.end(), lang)
+        last = self._summary_key
+        if last is not None and all(a is b for a, b in zip(key[:3], last[:3], strict=True)) and lang == last[3]:
+            return
+        self._summary_key = key
         try:
             rv = Review.from_record(self.record) if self.reviewed else None
         except ValueError:
