@@ -48,20 +48,23 @@ def _start(state: GameState, public: GameState | None, det_seed: int) -> GameSta
     return state if public is None else public.determinize(det_seed)
 
 
+Leaf = tuple[list[float], list[float], bool]  # (final scores, win shares) per seat; True if the model scored it
+
+
 def _rollouts(state: GameState, actions: list[Action | None], rollouts: range, bot: Any, mode: str,
-              seed: int, viewer: int | None = None, horizon: int | None = None
-              ) -> list[list[tuple[list[float], list[float]]]]:
-    """For each action (None: none), each rollout's (final scores, win shares per seat).
+              seed: int, viewer: int | None = None, horizon: int | None = None) -> list[list[Leaf]]:
+    """For each action (None: none), each rollout's leaf (:func:`leaf_outcome`).
 
     Fair mode samples what ``viewer`` cannot see (None: what nobody can see, e.g. the pile order). With a
     ``horizon`` (rounds), a rollout stops when that many more rounds have begun and the value model scores
-    the position it reached (its win probabilities as shares, its expected final scores).
+    the position it reached (its win probabilities as shares, its expected final scores); a rollout that
+    reaches the game's last round plays it out (``playout``).
     """
     policy = policy_of(_make(bot, seed))
     public = state.observe(viewer) if mode == "fair" else None
     model = load_model(state) if horizon is not None else None
     until = None if horizon is None else state.round + horizon
-    out: list[list[tuple[list[float], list[float]]]] = [[] for _ in actions]
+    out: list[list[Leaf]] = [[] for _ in actions]
     for r in rollouts:
         det_seed, rng = rollout_seeds(seed, r)
         start = _start(state, public, det_seed)
@@ -72,15 +75,16 @@ def _rollouts(state: GameState, actions: list[Action | None], rollouts: range, b
     return out
 
 
-def leaf_outcome(final: GameState, model: Any = None) -> tuple[list[float], list[float]]:
-    """(final scores, win shares) per seat where a rollout stopped: the game's own result when it is over,
-    else the value model's expected scores and win probabilities (a hybrid rollout cut short)."""
+def leaf_outcome(final: GameState, model: Any = None) -> Leaf:
+    """(final scores, win shares, cut) per seat where a rollout stopped: the game's own result when it is over,
+    else the value model's expected scores and win probabilities (a hybrid rollout cut short: ``cut`` True)."""
     if model is not None and not final.is_over:
         x = features_of(final)[1]
-        return model.scores(x).tolist(), model.win_probs(x).tolist()
+        return model.scores(x).tolist(), model.win_probs(x).tolist(), True
     n = final.n_players
     winners = final.winners()
-    return [float(final.score(i)) for i in range(n)], [1.0 / len(winners) if i in winners else 0.0 for i in range(n)]
+    return ([float(final.score(i)) for i in range(n)], [1.0 / len(winners) if i in winners else 0.0 for i in range(n)],
+            False)
 
 
 def _make(bot: Any, seed: int) -> Any:
@@ -91,8 +95,7 @@ def _make(bot: Any, seed: int) -> Any:
     return bot
 
 
-def _job(args: tuple[str, list[str | None], int, int, Any, str, int, int | None, int | None]
-         ) -> list[list[tuple[list[float], list[float]]]]:
+def _job(args: tuple[str, list[str | None], int, int, Any, str, int, int | None, int | None]) -> list[list[Leaf]]:
     text, actions, start, stop, bot, mode, seed, viewer, horizon = args
     state = load_state(text)
     acts = [None if a is None else state.parse_action(a) for a in actions]
@@ -100,8 +103,7 @@ def _job(args: tuple[str, list[str | None], int, int, Any, str, int, int | None,
 
 
 def _run(state: GameState, actions: list[Action | None], rollouts: int, bot: Any, mode: str, seed: int,
-         processes: int | None, viewer: int | None = None, horizon: int | None = None
-         ) -> list[list[tuple[list[float], list[float]]]]:
+         processes: int | None, viewer: int | None = None, horizon: int | None = None) -> list[list[Leaf]]:
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
     if rollouts < 1:
@@ -112,7 +114,7 @@ def _run(state: GameState, actions: list[Action | None], rollouts: int, bot: Any
     text = state.to_json()
     texts = [None if a is None else str(a) for a in actions]
     jobs = [(text, texts, bounds[k], bounds[k + 1], bot, mode, seed, viewer, horizon) for k in range(processes)]
-    out: list[list[tuple[list[float], list[float]]]] = [[] for _ in actions]
+    out: list[list[Leaf]] = [[] for _ in actions]
     with ProcessPoolExecutor(processes) as pool:
         for part in pool.map(_job, jobs):  # in order: the same numbers as one process
             for k in range(len(actions)):
@@ -120,7 +122,7 @@ def _run(state: GameState, actions: list[Action | None], rollouts: int, bot: Any
     return out
 
 
-def _summary(results: list[tuple[list[float], list[float]]], seat: int) -> dict[str, float]:
+def _summary(results: list[Leaf], seat: int) -> dict[str, float]:
     n = len(results)
     scores = [r[0][seat] for r in results]
     p = sum(r[1][seat] for r in results) / n
@@ -167,8 +169,9 @@ def evaluate(state: GameState, rollouts: int = 1000, bot: Any = None, mode: str 
                horizon=horizon if method == "hybrid" else None)[0]
     rows = [{"seat": i, **_summary(res, i)} for i in range(state.n_players)]
     df = pd.DataFrame(rows).set_index("seat")
-    if method == "hybrid":  # the spread of the final score beyond the leaves: the model's own
-        df["score_std"] = (df["score_std"] ** 2 + load_model(state).score_std ** 2) ** 0.5
+    if method == "hybrid":  # the spread of the final score beyond the leaves the model scored: the model's own
+        cut = sum(leaf[2] for leaf in res) / len(res)
+        df["score_std"] = (df["score_std"] ** 2 + cut * load_model(state).score_std ** 2) ** 0.5
     df.attrs.update({"rollouts": rollouts, "mode": mode, "seed": seed, "bot": _label(bot), "method": method,
                      **({"horizon": horizon} if method == "hybrid" else {})})
     return df

@@ -411,7 +411,7 @@ def outcomes(make_start: Callable[[int], GameState], rollouts: int, bot: Any, se
         if horizon is not None and model is None:
             model = load_model(start)
         until = None if horizon is None else start.round + horizon
-        score, share = leaf_outcome(playout(start, policy, Rng(rng.next64()), until_round=until), model)
+        score, share, _cut = leaf_outcome(playout(start, policy, Rng(rng.next64()), until_round=until), model)
         if not wins:
             wins, scores = [0.0] * len(share), [0.0] * len(share)
         for i, (w, sc) in enumerate(zip(share, score, strict=True)):

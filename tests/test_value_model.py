@@ -135,6 +135,27 @@ def test_hybrid_rollouts_stop_early_and_ask_the_model() -> None:
         sl.evaluate(state, method="oracle")
 
 
+def test_a_rollout_reaching_the_last_round_plays_it_out() -> None:
+    """Nothing is left to draw in the last round, so a hybrid rollout that reaches it plays it to the end instead
+    of asking the model: from the round before the last, the hybrid is exactly full greedy rollouts (same seeds),
+    with the rollouts' own score spread; a round earlier the model still scores the leaves."""
+    from speicherstadt_lab.bots.mcts import playout, policy_of
+    from speicherstadt_lab.engine.rng import Rng
+
+    before_last = midgame(rounds=11)  # 3 players: 12 rounds
+    assert not before_last.last_round
+    policy = policy_of(make_bot("greedy", seed=2))
+    cut = playout(midgame(rounds=10), policy, Rng(1), until_round=11)
+    assert not cut.is_over and cut.round == 11
+    assert playout(before_last, policy, Rng(1), until_round=12).is_over
+    hybrid = sl.evaluate(before_last, method="hybrid", rollouts=6, bot="greedy", horizon=1, seed=4)
+    full = sl.evaluate(before_last, method="rollouts", rollouts=6, bot="greedy", seed=4)
+    assert hybrid[["win_prob", "score_mean", "score_std"]].equals(full[["win_prob", "score_mean", "score_std"]])
+    earlier = midgame(rounds=10)
+    assert not sl.evaluate(earlier, method="hybrid", rollouts=6, bot="greedy", horizon=1, seed=4)["win_prob"].equals(
+        sl.evaluate(earlier, method="rollouts", rollouts=6, bot="greedy", seed=4)["win_prob"])
+
+
 def test_a_game_without_features_says_so() -> None:
     import toy_game
 

@@ -25,12 +25,13 @@ class GameState(Protocol):
     Optional members a game may add (the lab checks for them and does without): ``ranks()`` (its own
     tie-break; else winners first, then by score: :func:`ranks`), ``explain_action(action, lang)`` and
     ``explain(error, lang)`` (plain-language texts), ``_repr_html_()``, ``rounds_left`` (about how many rounds
-    follow: the app's progress while bots play on), ``rearranged(**parts)`` (a new state with the same public
-    facts and the hidden, undrawn order set by hand, e.g. ``pile=[...]``, ``bag=[...]``; raises
-    ``RearrangeError`` naming the field and leaves this state unchanged: the chance variations of records,
-    ``Node.rearrange``) and ``hidden_parts()`` (JSON-ready: what ``rearranged`` can set, in the current order;
-    it reveals the hidden order). Everything else a part of the lab
-    needs from one game comes through that game's :class:`GameInfo` (capabilities, metrics, variants).
+    follow: the app's progress while bots play on), ``last_round`` (True in the game's last round, once nothing
+    is left to draw: a rollout cut short plays it out, ``bots.mcts.playout``), ``rearranged(**parts)`` (a new
+    state with the same public facts and the hidden, undrawn order set by hand, e.g. ``pile=[...]``,
+    ``bag=[...]``; raises ``RearrangeError`` naming the field and leaves this state unchanged: the chance
+    variations of records, ``Node.rearrange``) and ``hidden_parts()`` (JSON-ready: what ``rearranged`` can
+    set, in the current order; it reveals the hidden order). Everything else a part of the lab needs from one
+    game comes through that game's :class:`GameInfo` (capabilities, metrics, variants).
     """
 
     game: str  # the registered name (GameInfo.name)
