@@ -251,3 +251,27 @@ def test_mcts_chooses_legal_actions_in_a_kaispeicher_game() -> None:
         a = bot.choose(s.observe(s.to_move))
         assert a in s.legal_actions()
         s = s.apply(a)
+
+
+@pytest.mark.parametrize("expansion", [None, "kaispeicher"])
+def test_the_greedy_heuristic_reused_between_decisions_values_as_a_fresh_one(expansion: str | None) -> None:
+    """Between the decisions of a phase the heuristic keeps the seats' facts and the card values (a speed trick):
+    at every decision of whole games, through observations and full states alike, every action's value is
+    the one a heuristic built from scratch gives."""
+    from speicherstadt_lab.bots.greedy import SpeicherstadtHeuristic, heuristic_for
+
+    kw = {"expansion": expansion} if expansion else {}
+    reused = 0
+    for players, seed in ((3, 4), (5, 6)):
+        state = sl.new_game(players=players, seed=seed, **kw)
+        bots = [make_bot("greedy", seed=i) for i in range(players)]
+        while not state.is_over:
+            for view in (state.observe(state.to_move), state):
+                actions = view.legal_actions()
+                warm = heuristic_for(view)
+                reused += warm._values is not None and SpeicherstadtHeuristic._last[1] is not warm
+                values = warm.action_values(actions)
+                SpeicherstadtHeuristic._last = None
+                assert heuristic_for(view).action_values(actions) == values
+            state = state.apply(bots[state.to_move].choose(state.observe(state.to_move)))
+    assert reused > 100  # the reuse did happen

