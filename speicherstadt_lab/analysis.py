@@ -23,7 +23,7 @@ from .bots.mcts import playout, policy_of
 from .engine.actions import Action
 from .engine.protocol import GameState, get_game, load_state
 from .engine.rng import Rng, derive_seed
-from .value.model import features_of, load_model
+from .value.model import ValueModel, features_of, load_model
 
 MODES = ("fair", "oracle")
 METHODS = ("rollouts", "model", "hybrid")
@@ -52,17 +52,18 @@ Leaf = tuple[list[float], list[float], bool]  # (final scores, win shares) per s
 
 
 def _rollouts(state: GameState, actions: list[Action | None], rollouts: range, bot: Any, mode: str,
-              seed: int, viewer: int | None = None, horizon: int | None = None) -> list[list[Leaf]]:
+              seed: int, viewer: int | None = None, horizon: int | None = None,
+              model: ValueModel | None = None) -> list[list[Leaf]]:
     """For each action (None: none), each rollout's leaf (:func:`leaf_outcome`).
 
     Fair mode samples what ``viewer`` cannot see (None: what nobody can see, e.g. the pile order). With a
     ``horizon`` (rounds), a rollout stops when that many more rounds have begun and the value model scores
     the position it reached (its win probabilities as shares, its expected final scores); a rollout that
-    reaches the game's last round plays it out (``playout``).
+    reaches the game's last round plays it out (``playout``). ``model``: the value model (default: the shipped one).
     """
     policy = policy_of(_make(bot, seed))
     public = state.observe(viewer) if mode == "fair" else None
-    model = load_model(state) if horizon is not None else None
+    model = (model or load_model(state)) if horizon is not None else None
     until = None if horizon is None else state.round + horizon
     out: list[list[Leaf]] = [[] for _ in actions]
     for r in rollouts:
@@ -95,25 +96,28 @@ def _make(bot: Any, seed: int) -> Any:
     return bot
 
 
-def _job(args: tuple[str, list[str | None], int, int, Any, str, int, int | None, int | None]) -> list[list[Leaf]]:
-    text, actions, start, stop, bot, mode, seed, viewer, horizon = args
+def _job(args: tuple[str, list[str | None], int, int, Any, str, int, int | None, int | None, ValueModel | None]
+         ) -> list[list[Leaf]]:
+    text, actions, start, stop, bot, mode, seed, viewer, horizon, model = args
     state = load_state(text)
     acts = [None if a is None else state.parse_action(a) for a in actions]
-    return _rollouts(state, acts, range(start, stop), bot, mode, seed, viewer, horizon)
+    return _rollouts(state, acts, range(start, stop), bot, mode, seed, viewer, horizon, model)
 
 
 def _run(state: GameState, actions: list[Action | None], rollouts: int, bot: Any, mode: str, seed: int,
-         processes: int | None, viewer: int | None = None, horizon: int | None = None) -> list[list[Leaf]]:
+         processes: int | None, viewer: int | None = None, horizon: int | None = None,
+         model: ValueModel | None = None) -> list[list[Leaf]]:
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
     if rollouts < 1:
         raise ValueError("rollouts must be at least 1")
     if not processes or processes <= 1:
-        return _rollouts(state, actions, range(rollouts), bot, mode, seed, viewer, horizon)
+        return _rollouts(state, actions, range(rollouts), bot, mode, seed, viewer, horizon, model)
     bounds = [rollouts * k // processes for k in range(processes + 1)]
     text = state.to_json()
     texts = [None if a is None else str(a) for a in actions]
-    jobs = [(text, texts, bounds[k], bounds[k + 1], bot, mode, seed, viewer, horizon) for k in range(processes)]
+    jobs = [(text, texts, bounds[k], bounds[k + 1], bot, mode, seed, viewer, horizon, model)
+            for k in range(processes)]
     out: list[list[Leaf]] = [[] for _ in actions]
     with ProcessPoolExecutor(processes) as pool:
         for part in pool.map(_job, jobs):  # in order: the same numbers as one process
@@ -145,36 +149,58 @@ def hybrid_horizon(state: GameState, horizon: int | None = None) -> int:
 
 
 def evaluate(state: GameState, rollouts: int = 1000, bot: Any = None, mode: str = "fair", seed: int = 0,
-             processes: int | None = None, method: str = "rollouts", horizon: int | None = None) -> pd.DataFrame:
+             processes: int | None = None, method: str = "rollouts", horizon: int | None = None,
+             model: ValueModel | None = None) -> pd.DataFrame:
     """Per seat: win probability (ties split) with a 95% interval, final score mean and std.
 
     ``method``: ``"rollouts"`` plays the position to the end ``rollouts`` times; ``"model"`` asks the learned
-    value model (``speicherstadt_lab.value``; a millisecond; the interval from its calibration on held-out
-    games); ``"hybrid"`` plays ``rollouts`` rollouts until ``horizon`` more rounds have begun (default: the
-    game's ``hybrid_horizon``) and lets the model score where they got. ``bot``: the rollout player for every
-    seat: ``None`` (uniformly random, fastest), a bot spec such as ``"greedy"``, a bot, or a policy
-    ``(state, rng) -> action``. ``mode``:
-    ``"fair"`` resamples the hidden order per rollout from the public facts; ``"oracle"`` plays from the true
-    state. ``processes`` > 1 spreads the rollouts over a process pool (same numbers as one process).
+    value model (``speicherstadt_lab.value``; a millisecond); ``"hybrid"`` plays ``rollouts`` rollouts until
+    ``horizon`` more rounds have begun (default: the game's ``hybrid_horizon``) and lets the model score where
+    they got. ``bot``: the rollout player for every seat: ``None`` (uniformly random, fastest), a bot spec
+    such as ``"greedy"``, a bot, or a policy ``(state, rng) -> action``. ``mode``: ``"fair"`` resamples the
+    hidden order per rollout from the public facts; ``"oracle"`` plays from the true state. ``processes`` > 1
+    spreads the rollouts over a process pool (same numbers as one process). ``model``: the value model of
+    ``"model"`` and ``"hybrid"`` (default: the shipped one for the state's game).
+
+    The interval (``attrs["interval"]``): ``"measured"`` for the model and for the quick judgement's setting
+    (:func:`quick_evaluate`) where the model file holds widths measured on held-out games (``value.intervals``:
+    the win chance of greedy play lay inside it for 95% of held-out seats); ``"exact"`` for the model on a
+    finished game; ``"calibration bins"`` for a model file without measured widths; else ``"sampling"``, the
+    rollouts' own (Wilson 95% over the rollouts: for a hybrid it leaves out what the model gets wrong at the
+    leaves).
     """
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}, not {method!r}")
     if method == "model":
-        df = load_model(state).predict(state)
+        df = (model or load_model(state)).predict(state)
         df.attrs.update({"mode": mode})
         return df
+    vm = None
     if method == "hybrid":
         horizon = hybrid_horizon(state, horizon)
+        vm = model or load_model(state)
     res = _run(state, [None], rollouts, bot, mode, seed, processes,
-               horizon=horizon if method == "hybrid" else None)[0]
+               horizon=horizon if method == "hybrid" else None, model=vm)[0]
     rows = [{"seat": i, **_summary(res, i)} for i in range(state.n_players)]
     df = pd.DataFrame(rows).set_index("seat")
-    if method == "hybrid":  # the spread of the final score beyond the leaves the model scored: the model's own
+    interval = "sampling"
+    if vm is not None:  # the spread of the final score beyond the leaves the model scored: the model's own
         cut = sum(leaf[2] for leaf in res) / len(res)
-        df["score_std"] = (df["score_std"] ** 2 + cut * load_model(state).score_std ** 2) ** 0.5
+        df["score_std"] = (df["score_std"] ** 2 + cut * vm.score_std**2) ** 0.5
+        measured = vm.intervals.get("quick")
+        if (mode == "fair" and not state.is_over and measured is not None
+                and measured.settings == quick_settings(rollouts, bot, horizon)):
+            lo, hi = measured.bounds(df["win_prob"].to_numpy(), state.round)
+            df["win_lo"], df["win_hi"] = lo, hi
+            interval = "measured"
     df.attrs.update({"rollouts": rollouts, "mode": mode, "seed": seed, "bot": _label(bot), "method": method,
-                     **({"horizon": horizon} if method == "hybrid" else {})})
+                     "interval": interval, **({"horizon": horizon} if method == "hybrid" else {})})
     return df
+
+
+def quick_settings(rollouts: int, bot: Any, horizon: int | None) -> dict[str, Any]:
+    """A hybrid's setting as a model file records the quick judgement's (``intervals.quick.settings``)."""
+    return {"rollouts": rollouts, "bot": _label(bot), "horizon": horizon}
 
 
 # The lab's quick judgement (the live panel, the calibration benchmark's "hybrid"): greedy rollouts the game's
@@ -185,12 +211,14 @@ def evaluate(state: GameState, rollouts: int = 1000, bot: Any = None, mode: str 
 QUICK: dict[str, Any] = {"method": "hybrid", "bot": "greedy", "rollouts": 12}
 
 
-def quick_evaluate(state: GameState, seed: int = 0, mode: str = "fair") -> pd.DataFrame:
+def quick_evaluate(state: GameState, seed: int = 0, mode: str = "fair", model: ValueModel | None = None
+                   ) -> pd.DataFrame:
     """``evaluate`` with the lab's quick setting (``QUICK``, the game's ``hybrid_horizon``): win chances in tens
-    of milliseconds (``benchmarks/calibration.py`` measures them on held-out games). ``mode="oracle"`` plays
-    the rollouts from the true hidden order (a chance variation's "what if"). Raises like ``load_model`` for a
-    game or player count without a value model."""
-    return evaluate(state, seed=seed, mode=mode, **QUICK)
+    of milliseconds (``benchmarks/calibration.py`` measures them on held-out games), with the 95% interval
+    measured for this setting on held-out games (fair mode). ``mode="oracle"`` plays the rollouts from the true
+    hidden order (a chance variation's "what if"). Raises like ``load_model`` for a game or player count without
+    a value model."""
+    return evaluate(state, seed=seed, mode=mode, model=model, **QUICK)
 
 
 def compare_actions(state: GameState, rollouts: int = 200, bot: Any = None, mode: str = "fair", seed: int = 0,

@@ -2,6 +2,7 @@
 
     speicherstadt-lab simulate --games 1000 --players 4 --bots mcts,greedy,random,random --rotate
     speicherstadt-lab replay game.json --lang de
+    speicherstadt-lab intervals --players 3          # re-measure a shipped value model's 95% intervals
 
 Errors (an unknown bot, a missing or malformed file) print one line to stderr and exit with status 2.
 """
@@ -66,8 +67,26 @@ def _parser() -> argparse.ArgumentParser:
                    help="the win head: a small neural network over every seat (default) or a logistic regression")
     t.add_argument("--processes", type=int, default=None, help="worker processes (default: all cores)")
     t.add_argument("--out", type=Path, default=None, help="where to write the model (default: the package's)")
+    t.add_argument("--interval-games", type=int, default=60,
+                   help="held-out games to measure the 95%% intervals on (default 60; 0: none)")
+    t.add_argument("--reference-rollouts", type=int, default=100,
+                   help="greedy play-outs that give a held-out position's true win chance (default 100)")
     t.add_argument("--no-progress", action="store_true", help="no progress bars")
     t.set_defaults(run=_cmd_train)
+
+    v = sub.add_parser("intervals", help="measure a value model's 95%% intervals on held-out games (in its file)")
+    v.add_argument("--game", default="speicherstadt", help="the game (default speicherstadt)")
+    v.add_argument("--expansion", choices=["kaispeicher"], default=None, help="with an expansion")
+    v.add_argument("--players", type=int, default=3, help="player count (default 3)")
+    v.add_argument("--model", type=Path, default=None, help="the model file (default: the package's)")
+    v.add_argument("--games", type=int, default=60, help="held-out games (default 60)")
+    v.add_argument("--reference-rollouts", type=int, default=100,
+                   help="greedy play-outs that give a held-out position's true win chance (default 100)")
+    v.add_argument("--seed", type=int, default=None, help="seed of the held-out games (default: the model's)")
+    v.add_argument("--catalog", type=Path, default=None, help="the card catalogue the model was trained with")
+    v.add_argument("--processes", type=int, default=None, help="worker processes (default: all cores)")
+    v.add_argument("--no-progress", action="store_true", help="no progress bar")
+    v.set_defaults(run=_cmd_intervals)
     return p
 
 
@@ -172,19 +191,61 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def _cmd_train(args: argparse.Namespace) -> int:
-    from .value.train import train
+    from .heldout import measure_intervals
+    from .value.model import model_path
+    from .value.train import model_json, train
 
     info = _game_info(args)
     if args.games < 10:
         raise UsageError(f"--games: at least 10, got {args.games}")
+    if args.interval_games < 0 or args.reference_rollouts < 2:
+        raise UsageError("--interval-games must be ≥ 0 and --reference-rollouts ≥ 2")
     model = train(info.name, args.players, games=args.games, seed=args.seed, bot=args.bot, expansion=args.expansion,
                   processes=args.processes, progress=not args.no_progress, out=args.out,
                   catalog=str(args.catalog) if args.catalog else None, head=args.head)
+    if args.interval_games:
+        model = measure_intervals(model, games=args.interval_games, reference=args.reference_rollouts, seed=args.seed,
+                                  options={"catalog": str(args.catalog)} if args.catalog else None,
+                                  processes=args.processes, progress=not args.no_progress)
+        path = args.out or model_path(info.name, args.players, args.expansion)
+        Path(path).write_text(model_json(model), encoding="utf-8")
     tr = model.training
     print(f"{info.title}{' + ' + args.expansion if args.expansion else ''}, {args.players} players: "
           f"{tr['positions']} positions from {tr['games']} games of {tr['bot']} self-play in {tr['seconds']} s")
     print(f"held-out Brier {tr['held_out_brier']} (1/n: {tr['uniform_brier']}) on {tr['held_out_positions']} "
           f"positions; by round: {tr['held_out_brier_by_round']}")
+    _print_intervals(model)
+    return 0
+
+
+def _print_intervals(model: Any) -> None:
+    for name, iv in model.intervals.items():
+        widths = ", ".join(f"{r}: {q:.2f}" for r, q in zip(iv.rounds, iv.q, strict=True))
+        print(f"95% interval of the {name} (± q · sqrt(p(1-p) + 0.01)), q from round: {widths}")
+
+
+def _cmd_intervals(args: argparse.Namespace) -> int:
+    from .heldout import measure_intervals
+    from .value.model import load_model, model_path
+    from .value.train import model_json
+
+    info = _game_info(args)
+    if args.games < 1 or args.reference_rollouts < 2:
+        raise UsageError("--games must be ≥ 1 and --reference-rollouts ≥ 2")
+    path = args.model or model_path(info.name, args.players, args.expansion)
+    model = load_model(path=path)
+    if (model.game, model.players, model.expansion) != (info.name, args.players, args.expansion):
+        what = f"{model.game}{' + ' + model.expansion if model.expansion else ''}, {model.players} players"
+        raise UsageError(f"--model: {path} is a model of {what}, not the game asked for")
+    seed = args.seed if args.seed is not None else int(model.training.get("seed", 1))
+    model = measure_intervals(model, games=args.games, reference=args.reference_rollouts, seed=seed,
+                              options={"catalog": str(args.catalog)} if args.catalog else None,
+                              processes=args.processes, progress=not args.no_progress)
+    Path(path).write_text(model_json(model), encoding="utf-8")
+    setup = model.training["intervals"]
+    print(f"{info.title}{' + ' + args.expansion if args.expansion else ''}, {args.players} players: "
+          f"{setup['positions']} held-out positions from {setup['games']} games in {setup['seconds']} s; wrote {path}")
+    _print_intervals(model)
     return 0
 
 

@@ -209,3 +209,41 @@ def test_replay_of_a_tampered_record_exits_2(capsys: pytest.CaptureFixture[str],
     code, out, err = run(capsys, "replay", str(path))
     assert code == 2 and out == ""
     assert_clean_error(err)
+
+
+# -- intervals ------------------------------------------------------------------------------------
+
+
+def test_intervals_measures_a_model_and_writes_them_into_its_file(capsys: pytest.CaptureFixture[str],
+                                                                  tmp_path: Path) -> None:
+    from speicherstadt_lab.value import load_model, model_path
+
+    path = tmp_path / "m.json"
+    path.write_text(model_path("speicherstadt", 5).read_text())
+    code, out, err = run(capsys, "intervals", "--players", "5", "--model", str(path), "--games", "1",
+                         "--reference-rollouts", "3", "--processes", "1", "--no-progress")
+    assert code == 0, err
+    assert "8 held-out positions from 1 games" in out and "95% interval of the quick" in out
+    model = load_model(path=path)
+    assert model.training["intervals"]["reference_rollouts"] == 3 and model.intervals["model"].positions == 8
+
+
+@pytest.mark.parametrize(
+    ("argv", "fragments"),
+    [
+        (["--games", "0"], ["--games"]),
+        (["--reference-rollouts", "1"], ["--reference-rollouts"]),
+        (["--players", "4"], ["--model", "not the game asked for"]),
+        (["--game", "chess"], ["--game"]),
+    ],
+)
+def test_intervals_bad_input_exits_2(capsys: pytest.CaptureFixture[str], tmp_path: Path, argv: list[str],
+                                     fragments: list[str]) -> None:
+    from speicherstadt_lab.value import model_path
+
+    path = tmp_path / "m.json"
+    path.write_text(model_path("speicherstadt", 5).read_text())
+    code, _out, err = run(capsys, "intervals", "--players", "5", "--model", str(path), *argv)
+    assert code == 2
+    assert_clean_error(err, *fragments)
+    assert path.read_text() == model_path("speicherstadt", 5).read_text()  # nothing written

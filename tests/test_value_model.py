@@ -47,7 +47,7 @@ def test_a_finished_game_is_certain() -> None:
     df = load_model(s).predict(s)
     winners = s.winners()
     assert df["win_prob"].tolist() == [1 / len(winners) if i in winners else 0.0 for i in range(3)]
-    assert df["score_mean"].tolist() == [s.score(i) for i in range(3)]
+    assert df["score_mean"].tolist() == [s.score(i) for i in range(3)] and df.attrs["interval"] == "exact"
 
 
 def test_the_model_is_plain_json_and_every_field_is_checked(tmp_path: Path) -> None:

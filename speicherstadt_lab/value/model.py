@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -16,6 +17,8 @@ import pandas as pd
 
 from ..engine.errors import RecordError
 from ..engine.protocol import GameState, get_game
+from .intervals import METHODS as INTERVAL_METHODS
+from .intervals import Intervals
 
 MODEL_FORMAT = "speicherstadt-lab/value-model/1"
 
@@ -79,9 +82,13 @@ def _layers(win: dict[str, Any], inputs: int, players: int) -> tuple[tuple[np.nd
 
 @dataclass(frozen=True)
 class ValueModel:
-    """Win probability per seat and expected final score (a linear model) on standardized features;
-    intervals from the model's own calibration on held-out games: the observed win rate (Wilson 95%) of
-    held-out positions it rated alike.
+    """Win probability per seat and expected final score (a linear model) on standardized features.
+
+    ``intervals`` (measured on held-out games, :mod:`.intervals`): how far the model's win chances, and the
+    quick judgement's (``analysis.quick_evaluate``), lay from the truth at each round; the 95% intervals
+    ``predict`` gives. A file without them (made before they were measured) falls back to the model's
+    calibration bins: the observed win rate (Wilson 95%) of held-out positions it rated alike, which says how
+    often such positions were won, not how far this position's chance may be off.
 
     The win head is either ``logistic`` (one logistic model per seat, normalized over the seats) or ``mlp``
     (a small ReLU network that reads every seat's features, turned so that each seat is first once, and
@@ -104,6 +111,7 @@ class ValueModel:
     catalog: str  # digest of the catalogue it was trained with
     training: dict[str, Any]
     layers: tuple[tuple[np.ndarray, np.ndarray], ...] = ()  # the mlp win head; empty: logistic
+    intervals: dict[str, Intervals] = field(default_factory=dict)  # "model", "quick": measured 95% widths
 
     @classmethod
     def from_dict(cls, d: Any) -> ValueModel:
@@ -128,6 +136,10 @@ class ValueModel:
         if kind not in ("logistic", "mlp"):
             raise RecordError("value model field 'win.kind': must be 'logistic' or 'mlp'")
         layers = _layers(win, k * players, players) if kind == "mlp" else ()
+        raw = d.get("intervals", {})
+        if not isinstance(raw, dict) or set(raw) - set(INTERVAL_METHODS):
+            raise RecordError(f"value model field 'intervals': must be an object with keys among {INTERVAL_METHODS}")
+        intervals = {m: Intervals.from_dict(v, f"intervals.{m}") for m, v in raw.items()}
         return cls(
             game=str(_field(d, "game", "")), expansion=d.get("expansion"), players=players, features=tuple(names),
             mean=_vector(d, "mean", "", k), scale=_vector(d, "scale", "", k),
@@ -137,7 +149,7 @@ class ValueModel:
             score_std=float(_vector(score, "std", "score.", 1)[0]),
             edges=edges, observed=_vector(cal, "observed", "calibration.", bins),
             count=_vector(cal, "count", "calibration.", bins), catalog=str(d.get("catalog", "")),
-            training=dict(d.get("training", {})), layers=layers,
+            training=dict(d.get("training", {})), layers=layers, intervals=intervals,
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -152,6 +164,7 @@ class ValueModel:
             "calibration": {"edges": self.edges.tolist(), "observed": self.observed.tolist(),
                             "count": self.count.tolist()},
             "catalog": self.catalog, "training": self.training,
+            **({"intervals": {m: v.to_dict() for m, v in self.intervals.items()}} if self.intervals else {}),
         }
 
     def win_probs(self, x: np.ndarray) -> np.ndarray:
@@ -179,17 +192,28 @@ class ValueModel:
             std = np.zeros(state.n_players)
         else:
             p = self.win_probs(x)
-            bins = np.clip(np.searchsorted(self.edges, p, side="right") - 1, 0, len(self.observed) - 1)
-            lo, hi = np.empty_like(p), np.empty_like(p)
-            for i, b in enumerate(bins):  # the held-out win rate of alike positions (Wilson 95%), and p itself
-                blo, bhi = _wilson(self.observed[b], self.count[b])
-                lo[i], hi[i] = min(p[i], blo), max(p[i], bhi)
+            if "model" in self.intervals:
+                lo, hi = self.intervals["model"].bounds(p, state.round)
+            else:
+                lo, hi = self.bin_bounds(p)
             mean = self.scores(x)
             std = np.full(state.n_players, self.score_std)
         df = pd.DataFrame({"seat": range(state.n_players), "win_prob": p, "win_lo": lo, "win_hi": hi,
                            "score_mean": mean, "score_std": std}).set_index("seat")
-        df.attrs.update({"method": "model", "model": model_name(self.game, self.players, self.expansion)})
+        df.attrs.update({"method": "model", "model": model_name(self.game, self.players, self.expansion),
+                         "interval": "exact" if state.is_over else "measured" if "model" in self.intervals
+                         else "calibration bins"})
         return df
+
+    def bin_bounds(self, p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The fallback interval of a file without measured ones: the held-out win rate of positions the model
+        rated alike (Wilson 95%), widened to include ``p`` itself."""
+        bins = np.clip(np.searchsorted(self.edges, p, side="right") - 1, 0, len(self.observed) - 1)
+        lo, hi = np.empty_like(p), np.empty_like(p)
+        for i, b in enumerate(bins):
+            blo, bhi = _wilson(self.observed[b], self.count[b])
+            lo[i], hi[i] = min(p[i], blo), max(p[i], bhi)
+        return lo, hi
 
 
 def turned_inputs(z: np.ndarray) -> np.ndarray:
@@ -223,7 +247,8 @@ def _wilson(p: float, n: float, z: float = 1.96) -> tuple[float, float]:
 
 
 @cache
-def _load(path: str) -> ValueModel:
+def _load(path: str, stamp: tuple[int, int]) -> ValueModel:
+    """The model in the file at ``path``, read once per version of the file (``stamp``: mtime and size)."""
     with open(path, encoding="utf-8") as f:
         try:
             data = json.load(f)
@@ -246,7 +271,8 @@ def load_model(state: GameState | None = None, *, path: str | Path | None = None
         if not path.is_file():
             raise FileNotFoundError(f"no value model for {model_name(state.game, state.n_players, expansion)}; "
                                     "make one with `speicherstadt-lab train`")
-    model = _load(str(path))
+    st = os.stat(path)
+    model = _load(str(path), (st.st_mtime_ns, st.st_size))
     cat = getattr(state, "cat", None)
     if cat is not None and model.catalog and getattr(cat, "digest", model.catalog) != model.catalog:
         warnings.warn("value model: it was trained with the default cards, and this game uses another catalogue; "

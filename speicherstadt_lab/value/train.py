@@ -9,7 +9,9 @@ every round; each seat's row is labelled with whether it won and its final score
 head on standardized features: by default (``head="mlp"``) a small neural network that reads every seat's
 features at once (turned so that each seat is first once) and says who wins, or (``head="logistic"``) one
 logistic regression per seat; and a ridge regression for the final score. The file keeps only numbers
-(JSON), the training set-up and the held-out Brier score.
+(JSON), the training set-up and the held-out Brier score. The command line then measures the model's 95%
+intervals on other held-out games (``speicherstadt_lab.heldout``; they play the lab's quick judgement, which
+lives above this package).
 """
 
 from __future__ import annotations
@@ -125,6 +127,7 @@ def train(game: str = "speicherstadt", players: int = 3, games: int = 3000, seed
           progress: bool = True, out: str | Path | None = None, catalog: str | None = None,
           head: str = "mlp", hidden: int = 32) -> ValueModel:
     """Self-play, fit, calibrate on held-out games, write the JSON file (default: the package's model path).
+    Its 95% intervals are not measured here: ``heldout.measure_intervals`` (the command line does both).
 
     ``head``: ``"mlp"`` (one hidden layer of ``hidden`` units) or ``"logistic"``."""
     if head not in HEADS:
