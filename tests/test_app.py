@@ -243,6 +243,7 @@ def test_only_one_job_at_a_time_and_cancel_stops_it() -> None:
 
 def test_bots_answer_a_move_made_while_win_chances_are_computed(app: LabApp) -> None:
     app.set_seat(1, "random")
+    app.rollout_bot.value = "random"  # 400 quick rollouts: long enough to overlap the move, short to wait for
     app.rollouts.value = 400
     assert app.compute_win_chances()
     app.play("place 2")  # the board stays playable during an evaluation
@@ -462,6 +463,8 @@ def test_live_analysis_follows_every_step_and_can_be_turned_off(monkeypatch: pyt
         assert 'data-ply="1"' in app.live_box.value
         win, best = app.live_result()
         assert win["win_prob"].sum() == pytest.approx(1.0) and len(best) == 3
+        # the band is the quick judgement's, measured on held-out games, and says so where it is shown
+        assert win.attrs["interval"] == "measured" and "held-out games" in app.live_box.value
         assert best["win_prob"].is_monotonic_decreasing
         assert set(best["action"]) <= {str(a) for a in app.state.legal_actions()}
         # ranked as the review ranks (the hybrid comparison, whose losses were checked against play-outs)

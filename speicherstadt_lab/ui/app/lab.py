@@ -181,8 +181,10 @@ class LabApp(Navigation, MoveList, SeatsPanel, Labels, JobRunner, ChartsPanel, L
         self.rollouts = w.BoundedIntText(value=100, min=10, max=2000, step=10, description=t["rollouts"],
                                          style={"description_width": "auto"}, layout=lay(width="150px"))
         self.rollouts.add_class("ssl-rollouts")
+        # greedy by default: 100 greedy rollouts judged held-out games best of all the lab's ways, random ones worst
+        # (docs/review.md, "Calibration"); their Wilson band is then one for the win chance of greedy play
         self.rollout_bot = w.Dropdown(options=[(t["rb_random"], "random"), (t["rb_greedy"], "greedy")],
-                                      value="random", layout=lay(width="140px"))
+                                      value="greedy", layout=lay(width="140px"))
         self.review_button = w.Button(description=t["review"], button_style="primary", layout=lay(width="auto"))
         self.review_button.add_class("ssl-review-btn")
         self.review_rollouts = w.BoundedIntText(value=REVIEW_ROLLOUTS, min=2, max=500, step=5,

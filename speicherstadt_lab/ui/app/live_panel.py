@@ -96,8 +96,10 @@ class LivePanel:
                 f"<tr><td>{html.escape(names[i])}</td><td>{row.win_prob:.0%}</td>"
                 f"<td>{row.win_lo:.0%}–{row.win_hi:.0%}</td><td>{row.score_mean:.1f}</td></tr>"
                 for i, row in win.iterrows())
+            band = (f"<th title='{html.escape(t['live_band'], quote=True)}'>95%</th>"
+                    if win.attrs.get("interval") == "measured" else "<th>95%</th>")
             body = (f"<table class='ssl-live-seats'><tr><th></th><th>{html.escape(t['live_win'])}</th>"
-                    f"<th>95%</th><th>{html.escape(t['live_score'])}</th></tr>{seats}</table>")
+                    f"{band}<th>{html.escape(t['live_score'])}</th></tr>{seats}</table>")
             if len(best):
                 moves = "".join(f"<li><b>{html.escape(r.action)}</b>: {r.win_prob:.0%}, {r.score_mean:.1f}</li>"
                                 for r in best.itertuples())
