@@ -13,11 +13,15 @@ Methods: ``evaluate`` with 400 random rollouts (the app's former default), 100 g
 model alone, and the hybrid: the lab's quick judgement (``analysis.QUICK``, what the live panel shows: 12
 greedy rollouts the game's ``hybrid_horizon`` rounds deep, scored by the model; the setting was chosen on
 other seeds, "tuning-hybrid" and ``--seed 7``, not on these). A
-reliability table (predicted vs observed in bins) follows for the model and the hybrid.
+reliability table (predicted vs observed in bins) follows for the model and the hybrid. With ``--reference N``,
+each position's true win chance under greedy play is also estimated by N greedy play-outs, and the share of
+seats whose truth lay inside each method's 95% interval (``win_lo``..``win_hi``) is printed with the interval's
+mean width: on greedy self-play the model's and the quick judgement's measured intervals should hold about 95%.
 """
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -47,7 +51,7 @@ METHODS: dict[str, dict[str, Any]] = {
 
 
 def play_game(game: str, players: int, options: dict[str, Any], seed: int, index: int, selfplay: str,
-              rounds: tuple[int, ...], hybrid: int, horizon: int = 0) -> list[dict[str, Any]]:
+              rounds: tuple[int, ...], hybrid: int, horizon: int = 0, reference: int = 0) -> list[dict[str, Any]]:
     """One held-out game: the positions at the chosen rounds, every method's probabilities, who won."""
     game_seed = derive_seed(seed, "calibration-benchmark", index)
     bots = [make_bot(selfplay, seed=derive_seed(game_seed, "bot", i)) for i in range(players)]
@@ -67,12 +71,16 @@ def play_game(game: str, players: int, options: dict[str, Any], seed: int, index
         leaders = [i for i, s in enumerate(scores) if s == best]
         row["1/n for all"] = ([1 / players] * players, 0.0)
         row["leader now wins"] = ([1 / len(leaders) if i in leaders else 0.0 for i in range(players)], 0.0)
+        if reference:
+            truth = sl.evaluate(pos, rollouts=reference, bot="greedy", seed=derive_seed(game_seed, "truth", rnd))
+            row["truth"] = truth["win_prob"].tolist()
         for name, kw in METHODS.items():
             if kw["method"] == "hybrid":  # the game's own horizon unless --horizon says otherwise
                 kw = dict(kw, **({"rollouts": hybrid} if hybrid else {}), horizon=horizon or None)
             t = time.perf_counter()
             df = sl.evaluate(pos, seed=derive_seed(game_seed, "eval", rnd), **kw)
-            row[name] = (df["win_prob"].tolist(), time.perf_counter() - t)
+            row[name] = (df["win_prob"].tolist(), time.perf_counter() - t, df["win_lo"].tolist(),
+                         df["win_hi"].tolist())
         rows.append(row)
     return rows
 
@@ -120,6 +128,40 @@ def print_against_greedy(rows: list[dict[str, Any]], rounds: tuple[int, ...], dr
         print(pd.DataFrame(table).T.to_string())
 
 
+def coverage(p: np.ndarray, truth: np.ndarray, lo: np.ndarray, hi: np.ndarray, reference: int
+             ) -> tuple[float, float]:
+    """(share of ``truth`` inside [lo, hi], the same with the reference's own noise allowed for). ``truth`` is a
+    share of ``reference`` play-outs, spread around the real win chance by τ = sqrt(t(1 - t)/(n - 1)); a raw count
+    understates the coverage of a narrow interval. The second number widens each side's distance from ``p`` in
+    quadrature by 1.96 τ: for normal errors that is exactly the coverage of the real win chance."""
+    inside = float(np.mean((lo <= truth) & (truth <= hi)))
+    tau = 1.96 * np.sqrt(truth * (1 - truth) / (reference - 1))
+    below = p - np.sqrt((p - lo) ** 2 + tau**2)
+    above = p + np.sqrt((hi - p) ** 2 + tau**2)
+    return inside, float(np.mean((below <= truth) & (truth <= above)))
+
+
+def print_coverage(rows: list[dict[str, Any]], rounds: tuple[int, ...], reference: int) -> None:
+    """Per method and round: the share of seats whose truth (``reference`` greedy play-outs) lay inside the
+    method's 95% interval (raw / allowing for the truth's noise), and the interval's mean width."""
+    table: dict[str, dict[str, str]] = {}
+    for name in METHODS:
+        line = {}
+        for r in (*rounds, "all"):
+            sel = [row for row in rows if r == "all" or row["round"] == r]
+            truth = np.array([t for row in sel for t in row["truth"]])
+            p = np.array([x for row in sel for x in row[name][0]])
+            lo = np.array([x for row in sel for x in row[name][2]])
+            hi = np.array([x for row in sel for x in row[name][3]])
+            raw, aware = coverage(p, truth, lo, hi, reference)
+            line[f"round {r}" if r != "all" else "all"] = f"{raw:.2f} / {aware:.2f} (width {np.mean(hi - lo):.2f})"
+        table[name] = line
+    print(f"\n95% intervals: share of seats whose win chance under greedy play ({reference} greedy play-outs, "
+          "fair mode) lay inside, raw / allowing for those play-outs' own noise, and the mean width:")
+    with pd.option_context("display.width", 200):
+        print(pd.DataFrame(table).T.to_string())
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = held_out_parser(__doc__, games=150)
     ap.add_argument("--rounds", default="3,6,9")
@@ -127,6 +169,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="greedy rollouts of the hybrid (default: the lab's quick setting, analysis.QUICK)")
     ap.add_argument("--horizon", type=int, default=0,
                     help="rounds the hybrid's rollouts play (default: the lab's quick setting for the game)")
+    ap.add_argument("--rows", default=None, help="also write every position's numbers to this JSON file")
+    ap.add_argument("--reference", type=int, default=0,
+                    help="greedy play-outs per position for its true win chance, to check the 95%% intervals (0: no)")
     args = ap.parse_args(argv)
     options = game_options(args)
     rounds = tuple(int(r) for r in args.rounds.split(","))
@@ -134,9 +179,11 @@ def main(argv: list[str] | None = None) -> int:
     wall = time.perf_counter()
     with ProcessPoolExecutor(args.processes) as pool:
         futures = [pool.submit(play_game, args.game, args.players, options, args.seed, g, args.selfplay, rounds,
-                               args.hybrid, args.horizon) for g in range(args.games)]
+                               args.hybrid, args.horizon, args.reference) for g in range(args.games)]
         for fut in tqdm(futures, desc="held-out games", unit="game"):
             rows.extend(fut.result())
+    if args.rows:
+        Path(args.rows).write_text(json.dumps(rows), encoding="utf-8")
     names = ["1/n for all", "leader now wins", *METHODS]
     table = {}
     times = {}
@@ -156,6 +203,8 @@ def main(argv: list[str] | None = None) -> int:
     ref = df.loc["1/n for all", "all"]
     print("ratio to 1/n (all rounds): " + ", ".join(f"{n} {df.loc[n, 'all'] / ref:.3f}" for n in names[2:]))
     print_against_greedy(rows, rounds)
+    if args.reference:
+        print_coverage(rows, rounds, args.reference)
     for name in ("model", "hybrid"):
         p = np.array([x for row in rows for x in row[name][0]])
         won = np.array([x for row in rows for x in row["won"]])

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -42,11 +44,28 @@ def test_floor_removes_the_rollouts_sampling_noise(calibration, capsys):
     assert "+0.250" in out
 
 
-def test_calibration_benchmark_prints_its_tables(calibration, capsys):
-    assert calibration.main(["--games", "1", "--rounds", "9", "--processes", "1", "--hybrid", "2"]) == 0
+def test_calibration_benchmark_prints_its_tables(calibration, capsys, tmp_path):
+    rows = tmp_path / "rows.json"
+    assert calibration.main(["--games", "1", "--rounds", "9", "--processes", "1", "--hybrid", "2",
+                             "--reference", "4", "--rows", str(rows)]) == 0
     out = capsys.readouterr().out
-    for part in ("greedy rollouts (100)", "hybrid - greedy (100)", "n → ∞", "reliability of the hybrid"):
+    for part in ("greedy rollouts (100)", "hybrid - greedy (100)", "n → ∞", "reliability of the hybrid",
+                 "95% intervals: share of seats"):
         assert part in out
+    assert len(json.loads(rows.read_text())[0]["truth"]) == 3
+
+
+def test_coverage_allows_for_the_references_own_noise(calibration):
+    """Intervals p ± 1.96σ around normal errors hold the real chance 95% of the time; checked against a noisy
+    reference (n play-outs) a raw count says less, the count that allows for the reference's noise says 95%."""
+    rng = np.random.default_rng(3)
+    n, sigma, plays = 40000, 0.05, 100
+    real = np.full(n, 0.4)
+    p = real + rng.normal(0, sigma, n)
+    truth = rng.binomial(plays, real) / plays
+    lo, hi = p - 1.96 * sigma, p + 1.96 * sigma
+    raw, aware = calibration.coverage(p, truth, lo, hi, plays)
+    assert raw < 0.88 and aware == pytest.approx(0.95, abs=0.01)
 
 
 def test_review_levels_benchmark_prints_its_tables(capsys):
