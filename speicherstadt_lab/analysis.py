@@ -164,7 +164,8 @@ def evaluate(state: GameState, rollouts: int = 1000, bot: Any = None, mode: str 
 
     The interval (``attrs["interval"]``): ``"measured"`` for the model and for the quick judgement's setting
     (:func:`quick_evaluate`) where the model file holds widths measured on held-out games (``value.intervals``:
-    the win chance of greedy play lay inside it for 95% of held-out seats); ``"exact"`` for the model on a
+    the win chance of greedy play lay inside it for 95% of held-out seats; ``"measured for other cards"`` when the
+    state's catalogue is not the one they were measured with); ``"exact"`` for the model on a
     finished game; ``"calibration bins"`` for a model file without measured widths; else ``"sampling"``, the
     rollouts' own (Wilson 95% over the rollouts: for a hybrid it leaves out what the model gets wrong at the
     leaves).
@@ -192,7 +193,7 @@ def evaluate(state: GameState, rollouts: int = 1000, bot: Any = None, mode: str 
                 and measured.settings == quick_settings(rollouts, bot, horizon)):
             lo, hi = measured.bounds(df["win_prob"].to_numpy(), state.round)
             df["win_lo"], df["win_hi"] = lo, hi
-            interval = "measured"
+            interval = vm.interval_kind(state, "quick")
     df.attrs.update({"rollouts": rollouts, "mode": mode, "seed": seed, "bot": _label(bot), "method": method,
                      "interval": interval, **({"horizon": horizon} if method == "hybrid" else {})})
     return df

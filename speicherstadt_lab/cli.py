@@ -22,6 +22,9 @@ import pandas as pd
 PROG = "speicherstadt-lab"
 
 
+MIN_REFERENCE = 20  # reference play-outs for measured intervals (heldout.measure_intervals); the shipped: 100
+
+
 class UsageError(ValueError):
     """Bad input from the command line (exit status 2)."""
 
@@ -70,7 +73,8 @@ def _parser() -> argparse.ArgumentParser:
     t.add_argument("--interval-games", type=int, default=60,
                    help="held-out games to measure the 95%% intervals on (default 60; 0: none)")
     t.add_argument("--reference-rollouts", type=int, default=100,
-                   help="greedy play-outs that give a held-out position's true win chance (default 100)")
+                   help="greedy play-outs that give a held-out position's true win chance (default 100, at least "
+                        f"{MIN_REFERENCE}: with fewer the width is mostly their noise)")
     t.add_argument("--no-progress", action="store_true", help="no progress bars")
     t.set_defaults(run=_cmd_train)
 
@@ -81,7 +85,8 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("--model", type=Path, default=None, help="the model file (default: the package's)")
     v.add_argument("--games", type=int, default=60, help="held-out games (default 60)")
     v.add_argument("--reference-rollouts", type=int, default=100,
-                   help="greedy play-outs that give a held-out position's true win chance (default 100)")
+                   help="greedy play-outs that give a held-out position's true win chance (default 100, at least "
+                        f"{MIN_REFERENCE}: with fewer the width is mostly their noise)")
     v.add_argument("--seed", type=int, default=None, help="seed of the held-out games (default: the model's)")
     v.add_argument("--catalog", type=Path, default=None, help="the card catalogue the model was trained with")
     v.add_argument("--processes", type=int, default=None, help="worker processes (default: all cores)")
@@ -190,25 +195,33 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check_measuring(args: argparse.Namespace) -> None:
+    if args.reference_rollouts < MIN_REFERENCE:
+        raise UsageError(f"--reference-rollouts: at least {MIN_REFERENCE}, got {args.reference_rollouts}")
+    if args.processes is not None and args.processes < 1:
+        raise UsageError(f"--processes: must be at least 1, got {args.processes}")
+
+
 def _cmd_train(args: argparse.Namespace) -> int:
     from .heldout import measure_intervals
     from .value.model import model_path
-    from .value.train import model_json, train
+    from .value.train import train, write_model
 
     info = _game_info(args)
     if args.games < 10:
         raise UsageError(f"--games: at least 10, got {args.games}")
-    if args.interval_games < 0 or args.reference_rollouts < 2:
-        raise UsageError("--interval-games must be ≥ 0 and --reference-rollouts ≥ 2")
+    if args.interval_games < 0:
+        raise UsageError(f"--interval-games: at least 0, got {args.interval_games}")
+    _check_measuring(args)
     model = train(info.name, args.players, games=args.games, seed=args.seed, bot=args.bot, expansion=args.expansion,
                   processes=args.processes, progress=not args.no_progress, out=args.out,
-                  catalog=str(args.catalog) if args.catalog else None, head=args.head)
-    if args.interval_games:
+                  catalog=str(args.catalog) if args.catalog else None, head=args.head,
+                  write=not args.interval_games)
+    if args.interval_games:  # the file is written once, with its intervals: an interrupted run leaves the old one
         model = measure_intervals(model, games=args.interval_games, reference=args.reference_rollouts, seed=args.seed,
                                   options={"catalog": str(args.catalog)} if args.catalog else None,
                                   processes=args.processes, progress=not args.no_progress)
-        path = args.out or model_path(info.name, args.players, args.expansion)
-        Path(path).write_text(model_json(model), encoding="utf-8")
+        write_model(model, args.out or model_path(info.name, args.players, args.expansion))
     tr = model.training
     print(f"{info.title}{' + ' + args.expansion if args.expansion else ''}, {args.players} players: "
           f"{tr['positions']} positions from {tr['games']} games of {tr['bot']} self-play in {tr['seconds']} s")
@@ -227,21 +240,24 @@ def _print_intervals(model: Any) -> None:
 def _cmd_intervals(args: argparse.Namespace) -> int:
     from .heldout import measure_intervals
     from .value.model import load_model, model_path
-    from .value.train import model_json
+    from .value.train import write_model
 
     info = _game_info(args)
-    if args.games < 1 or args.reference_rollouts < 2:
-        raise UsageError("--games must be ≥ 1 and --reference-rollouts ≥ 2")
+    if args.games < 1:
+        raise UsageError(f"--games: at least 1, got {args.games}")
+    _check_measuring(args)
     path = args.model or model_path(info.name, args.players, args.expansion)
     model = load_model(path=path)
     if (model.game, model.players, model.expansion) != (info.name, args.players, args.expansion):
         what = f"{model.game}{' + ' + model.expansion if model.expansion else ''}, {model.players} players"
         raise UsageError(f"--model: {path} is a model of {what}, not the game asked for")
-    seed = args.seed if args.seed is not None else int(model.training.get("seed", 1))
+    seed = args.seed if args.seed is not None else model.training.get("seed", 1)
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise UsageError(f"--seed: the model file's training.seed is {seed!r}, not a whole number; give --seed")
     model = measure_intervals(model, games=args.games, reference=args.reference_rollouts, seed=seed,
                               options={"catalog": str(args.catalog)} if args.catalog else None,
                               processes=args.processes, progress=not args.no_progress)
-    Path(path).write_text(model_json(model), encoding="utf-8")
+    write_model(model, path)
     setup = model.training["intervals"]
     print(f"{info.title}{' + ' + args.expansion if args.expansion else ''}, {args.players} players: "
           f"{setup['positions']} held-out positions from {setup['games']} games in {setup['seconds']} s; wrote {path}")

@@ -69,13 +69,18 @@ def measure_intervals(model: ValueModel, games: int = 60, reference: int = 100, 
                       options: dict[str, Any] | None = None, processes: int | None = None,
                       progress: bool = True) -> ValueModel:
     """``model`` with its intervals measured on ``games`` held-out games (``reference`` greedy play-outs the
-    truth of each position); the set-up is recorded in ``training["intervals"]``."""
+    truth of each position); the set-up is recorded in ``training["intervals"]``. Raises ValueError for a
+    model trained with other cards than ``options`` give (its ``catalog`` digest)."""
     if games < 1 or reference < 2:
         raise ValueError("measure_intervals: games must be ≥ 1 and reference ≥ 2")
     game, players = model.game, model.players
     opts = dict(options or {})
     if model.expansion:
         opts["expansion"] = model.expansion
+    probe = new_game(game, players=players, seed=0, **opts)
+    if not model.cards_match(probe):  # its bands would hold for cards it never saw
+        raise ValueError("measure_intervals: the model was trained with another catalogue than these games use; "
+                         "measure it with the cards it was trained with (the catalogue option)")
     start = time.perf_counter()
     chunks = list(_chunks(games))
     rows: list[dict[str, Any]] = []
@@ -95,7 +100,6 @@ def measure_intervals(model: ValueModel, games: int = 60, reference: int = 100, 
     rounds = np.repeat([r["round"] for r in rows], players)
     truth = np.array([r["truth"] for r in rows]).ravel()
     noise = truth * (1 - truth) / (reference - 1)  # each reference's own sampling variance, unbiased
-    probe = new_game(game, players=players, seed=0, **opts)
     settings = quick_settings(QUICK["rollouts"], QUICK["bot"], hybrid_horizon(probe))
     out: dict[str, Intervals] = {}
     for name, sets in (("model", {}), ("quick", settings)):

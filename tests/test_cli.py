@@ -220,19 +220,22 @@ def test_intervals_measures_a_model_and_writes_them_into_its_file(capsys: pytest
 
     path = tmp_path / "m.json"
     path.write_text(model_path("speicherstadt", 5).read_text())
-    code, out, err = run(capsys, "intervals", "--players", "5", "--model", str(path), "--games", "1",
-                         "--reference-rollouts", "3", "--processes", "1", "--no-progress")
+    with pytest.warns(UserWarning, match="more reference play-outs"):  # 1 game, 20 play-outs: it says it is rough
+        code, out, err = run(capsys, "intervals", "--players", "5", "--model", str(path), "--games", "1",
+                             "--reference-rollouts", "20", "--processes", "1", "--no-progress")
     assert code == 0, err
     assert "8 held-out positions from 1 games" in out and "95% interval of the quick" in out
     model = load_model(path=path)
-    assert model.training["intervals"]["reference_rollouts"] == 3 and model.intervals["model"].positions == 8
+    assert model.training["intervals"]["reference_rollouts"] == 20 and model.intervals["model"].positions == 8
+    assert not list(tmp_path.glob(".*.tmp"))  # written through a temporary file, none left behind
 
 
 @pytest.mark.parametrize(
     ("argv", "fragments"),
     [
         (["--games", "0"], ["--games"]),
-        (["--reference-rollouts", "1"], ["--reference-rollouts"]),
+        (["--reference-rollouts", "5"], ["--reference-rollouts", "at least 20"]),
+        (["--processes", "0"], ["--processes"]),
         (["--players", "4"], ["--model", "not the game asked for"]),
         (["--game", "chess"], ["--game"]),
     ],
@@ -247,3 +250,34 @@ def test_intervals_bad_input_exits_2(capsys: pytest.CaptureFixture[str], tmp_pat
     assert code == 2
     assert_clean_error(err, *fragments)
     assert path.read_text() == model_path("speicherstadt", 5).read_text()  # nothing written
+
+
+@pytest.mark.parametrize("seed", [None, "abc", 1.7])
+def test_intervals_refuses_a_malformed_training_seed_by_name(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                             seed: object) -> None:
+    from speicherstadt_lab.value import model_path
+
+    data = json.loads(model_path("speicherstadt", 5).read_text())
+    data["training"]["seed"] = seed
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps(data))
+    before = path.read_text()
+    code, _out, err = run(capsys, "intervals", "--players", "5", "--model", str(path), "--processes", "1")
+    assert code == 2
+    assert_clean_error(err, "training.seed", "--seed")
+    assert path.read_text() == before
+
+
+def test_intervals_refuses_a_catalogue_the_model_was_not_trained_with(capsys: pytest.CaptureFixture[str],
+                                                                      tmp_path: Path) -> None:
+    from speicherstadt_lab.value import model_path
+
+    path = tmp_path / "m.json"
+    path.write_text(model_path("speicherstadt", 5).read_text())
+    cards = tmp_path / "fire.toml"
+    cards.write_text('base = "default"\n[[cards]]\nid = "fire_1"\nstrength = 7\n', encoding="utf-8")
+    code, _out, err = run(capsys, "intervals", "--players", "5", "--model", str(path), "--catalog", str(cards),
+                          "--games", "1", "--processes", "1", "--no-progress")
+    assert code == 2
+    assert_clean_error(err, "catalogue")
+    assert path.read_text() == model_path("speicherstadt", 5).read_text()

@@ -128,10 +128,57 @@ def test_held_out_positions_take_one_decision_of_every_round() -> None:
 
 def test_measuring_on_a_tiny_scale_records_what_it_did() -> None:
     model = load_model(path=model_path("speicherstadt", 5))
-    out = measure_intervals(model, games=2, reference=4, seed=3, processes=1, progress=False)
+    with pytest.warns(UserWarning, match="more reference play-outs"):  # 4 play-outs: mostly noise, and it says so
+        out = measure_intervals(model, games=2, reference=4, seed=3, processes=1, progress=False)
     setup = out.training["intervals"]
     assert (setup["games"], setup["reference_rollouts"], setup["positions"]) == (2, 4, 16)  # 5 players: 8 rounds
     assert out.intervals["quick"].settings == {"rollouts": 12, "bot": "greedy", "horizon": 1}
-    assert out.intervals["model"].positions == 16 and all(q >= 0 for q in out.intervals["model"].q)
+    assert out.intervals["model"].positions == 16
+    assert min(out.intervals["model"].q) > 0  # the model is never exact before the end: no band collapses to 0
     with pytest.raises(ValueError, match="reference"):
         measure_intervals(model, games=2, reference=1, progress=False)
+
+
+def test_noise_that_explains_every_error_keeps_the_raw_width_and_warns() -> None:
+    """A reference so noisy that its variance exceeds the errors seen must not shrink the band to 0."""
+    rng = np.random.default_rng(3)
+    p = np.full(300, 0.4)
+    truth = p + rng.normal(0, 0.05, 300)
+    noise = np.full(300, 0.05**2 * 4)  # claims four times the variance actually seen
+    with pytest.warns(UserWarning, match="rounds 1–1"):
+        _, q = fit_widths(p, truth, noise, np.ones(300))
+    raw = np.quantile(np.abs(p - truth) / spread(p), 0.95)
+    assert q[0] == pytest.approx(raw, abs=1e-4) and q[0] > 0
+    _, exact = fit_widths(p, p, noise, np.ones(300))  # errors of exactly 0: the one band of width 0
+    assert exact == (0.0,)
+
+
+def test_a_model_measured_for_other_cards_says_so_and_is_not_measured_again(tmp_path: Path) -> None:
+    cards = tmp_path / "fire.toml"
+    cards.write_text('base = "default"\n[[cards]]\nid = "fire_1"\nstrength = 7\n', encoding="utf-8")
+    other = sl.new_game(players=3, seed=5, catalog=cards)
+    model = load_model(path=model_path("speicherstadt", 3))
+    assert not model.cards_match(other) and model.cards_match(midgame())
+    assert model.predict(other).attrs["interval"] == "measured for other cards"
+    with pytest.raises(ValueError, match="catalogue"):
+        measure_intervals(model, games=1, reference=20, options={"catalog": str(cards)}, progress=False)
+
+
+def test_a_model_file_is_written_whole_or_not_at_all(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from speicherstadt_lab.value import train as train_module
+
+    path = tmp_path / "m.json"
+    path.write_text(model_path("speicherstadt", 3).read_text())
+    before = path.read_text()
+    model = load_model(path=path)
+
+    def broken(_model: ValueModel) -> str:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(train_module, "model_json", broken)
+    with pytest.raises(OSError, match="disk full"):
+        train_module.write_model(model, path)
+    assert path.read_text() == before and [p.name for p in tmp_path.iterdir()] == ["m.json"]
+    monkeypatch.undo()
+    train_module.write_model(ValueModel(**{**model.__dict__, "intervals": {}}), path)
+    assert load_model(path=path).intervals == {} and [p.name for p in tmp_path.iterdir()] == ["m.json"]

@@ -2,11 +2,14 @@
 
 A method (the value model alone, or the lab's quick judgement) says ``p`` for a seat. Its interval is
 ``p ± q[round] · spread(p)``, clipped to [0, 1], where ``spread(p) = sqrt(p(1 - p) + 0.01)`` (errors are
-largest near 1/2 and small near 0 and 1) and ``q`` is the 95% quantile of ``|p - truth| / spread(p)`` over
-held-out positions of that round (split conformal prediction, per round). The truth of a held-out position is
-its win chance under greedy play: many greedy play-outs from its public facts (``heldout.measure_intervals``). Their own
-sampling noise would widen the quantile, so it is taken out (the quantile shrinks by the share of the squared
-errors that is not that noise).
+largest near 1/2 and small near 0 and 1) and ``q`` is the empirical 95% quantile of ``|p - truth| / spread(p)``
+over held-out positions of that round (in the spirit of split conformal prediction, without its finite-sample
+correction). The truth of a held-out position is its win chance under greedy play: many greedy play-outs from its
+public facts (``heldout.measure_intervals``). Their own sampling noise would widen the quantile, so it is taken
+out: the quantile shrinks by the root of the share of the squared errors that is not that noise. That is exact
+for normal errors; for heavier-tailed ones (late rounds: mostly exact, a few far off) it takes out a little too
+much, and the noise t(1 - t)/(n - 1) assumes no tied wins (rare), so the band errs narrow, not wide
+(``benchmarks/calibration.py --reference`` shows by how much).
 
 So the band means: in held-out games of greedy self-play, the win chance that greedy play-outs give lay inside
 it for 95% of the seats at that round. ``benchmarks/calibration.py --reference N`` checks that on other games.
@@ -15,6 +18,7 @@ it for 95% of the seats at that round. ``benchmarks/calibration.py --reference N
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
@@ -27,6 +31,7 @@ from ..engine.errors import RecordError
 LEVEL = 0.95
 SPREAD_FLOOR = 0.01  # keeps an interval around p = 0 or 1 from collapsing to a point
 METHODS = ("model", "quick")
+NOISY = 0.75  # a reference noise share above this warns: the width then rests on a small remainder
 
 
 def spread(p: np.ndarray | float) -> np.ndarray:
@@ -87,7 +92,10 @@ def fit_widths(p: np.ndarray, truth: np.ndarray, noise: np.ndarray, rounds: np.n
     """Per-round widths from held-out seats: estimates ``p``, reference win chances ``truth`` with their
     sampling variance ``noise`` (e.g. truth(1 - truth)/(n - 1) for n play-outs), and each seat's round.
 
-    Rounds with fewer than ``min_values`` seats are pooled with the next ones (the last with the one before)."""
+    Rounds with fewer than ``min_values`` seats are pooled with the next ones (the last with the one before).
+    The 95% quantile of the scaled errors shrinks by sqrt(1 − noise share) (exact for normal errors); where the
+    noise explains all of the spread (too few reference play-outs) the raw quantile is kept: a band too wide
+    rather than one of width 0, which only errors of exactly 0 give."""
     p, truth, noise, rounds = (np.asarray(a, dtype=float).ravel() for a in (p, truth, noise, rounds))
     groups: list[list[int]] = []
     for r in sorted({int(x) for x in rounds}):
@@ -104,10 +112,15 @@ def fit_widths(p: np.ndarray, truth: np.ndarray, noise: np.ndarray, rounds: np.n
         score = (p[sel] - truth[sel]) / s
         total = float(np.mean(score**2))
         own = float(np.mean(noise[sel] / s**2))
-        shrink = math.sqrt(max(0.0, total - own) / total) if total > 0 else 0.0
+        # where the reference's noise explains all the spread seen, keep the raw quantile: never a band of 0
+        shrink = 1.0 if own >= total else math.sqrt((total - own) / total)
+        if total > 0 and own > NOISY * total:
+            warnings.warn(f"95% intervals, rounds {g[0]}–{g[-1]}: the reference play-outs' own noise is "
+                          f"{min(own / total, 1):.0%} of the error seen, so the width is uncertain; measure with more "
+                          "reference play-outs", stacklevel=2)
         starts.append(min(g))
         qs.append(round(shrink * float(np.quantile(np.abs(score), LEVEL)), 4))
     return tuple(starts), tuple(qs)
 
 
-__all__ = ["LEVEL", "METHODS", "SPREAD_FLOOR", "Intervals", "fit_widths", "spread"]
+__all__ = ["LEVEL", "METHODS", "NOISY", "SPREAD_FLOOR", "Intervals", "fit_widths", "spread"]

@@ -201,9 +201,21 @@ class ValueModel:
         df = pd.DataFrame({"seat": range(state.n_players), "win_prob": p, "win_lo": lo, "win_hi": hi,
                            "score_mean": mean, "score_std": std}).set_index("seat")
         df.attrs.update({"method": "model", "model": model_name(self.game, self.players, self.expansion),
-                         "interval": "exact" if state.is_over else "measured" if "model" in self.intervals
-                         else "calibration bins"})
+                         "interval": "exact" if state.is_over else self.interval_kind(state, "model")})
         return df
+
+    def cards_match(self, state: GameState) -> bool:
+        """Whether ``state`` plays with the cards the model was trained (and its intervals measured) with."""
+        cat = getattr(state, "cat", None)
+        return cat is None or not self.catalog or getattr(cat, "digest", self.catalog) == self.catalog
+
+    def interval_kind(self, state: GameState, method: str) -> str:
+        """What ``method``'s band for ``state`` rests on: ``"measured"`` (held-out games, these cards),
+        ``"measured for other cards"`` (a user catalogue: the band holds for the default cards), or
+        ``"calibration bins"`` (a file without measured widths)."""
+        if method not in self.intervals:
+            return "calibration bins"
+        return "measured" if self.cards_match(state) else "measured for other cards"
 
     def bin_bounds(self, p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The fallback interval of a file without measured ones: the held-out win rate of positions the model
@@ -247,8 +259,9 @@ def _wilson(p: float, n: float, z: float = 1.96) -> tuple[float, float]:
 
 
 @cache
-def _load(path: str, stamp: tuple[int, int]) -> ValueModel:
-    """The model in the file at ``path``, read once per version of the file (``stamp``: mtime and size)."""
+def _load(path: str, stamp: tuple[int, ...]) -> ValueModel:
+    """The model in the file at ``path``, read once per version of the file (``stamp``: its inode, times and
+    size, so that a file rewritten or replaced is read again)."""
     with open(path, encoding="utf-8") as f:
         try:
             data = json.load(f)
@@ -272,9 +285,8 @@ def load_model(state: GameState | None = None, *, path: str | Path | None = None
             raise FileNotFoundError(f"no value model for {model_name(state.game, state.n_players, expansion)}; "
                                     "make one with `speicherstadt-lab train`")
     st = os.stat(path)
-    model = _load(str(path), (st.st_mtime_ns, st.st_size))
-    cat = getattr(state, "cat", None)
-    if cat is not None and model.catalog and getattr(cat, "digest", model.catalog) != model.catalog:
+    model = _load(str(path), (st.st_ino, st.st_mtime_ns, st.st_ctime_ns, st.st_size))
+    if not model.cards_match(state):
         warnings.warn("value model: it was trained with the default cards, and this game uses another catalogue; "
                       "its numbers may be off. Retrain with `speicherstadt-lab train --catalog FILE`.",
                       stacklevel=2)

@@ -125,9 +125,10 @@ def _turned_training_set(xs: np.ndarray, won: np.ndarray, players: int) -> tuple
 def train(game: str = "speicherstadt", players: int = 3, games: int = 3000, seed: int = 1, bot: str = "greedy",
           expansion: str | None = None, calibrate_games: int | None = None, processes: int | None = None,
           progress: bool = True, out: str | Path | None = None, catalog: str | None = None,
-          head: str = "mlp", hidden: int = 32) -> ValueModel:
-    """Self-play, fit, calibrate on held-out games, write the JSON file (default: the package's model path).
-    Its 95% intervals are not measured here: ``heldout.measure_intervals`` (the command line does both).
+          head: str = "mlp", hidden: int = 32, write: bool = True) -> ValueModel:
+    """Self-play, fit, calibrate on held-out games, write the JSON file (default: the package's model path;
+    ``write=False``: only return the model). Its 95% intervals are not measured here:
+    ``heldout.measure_intervals`` (the command line does both, and writes once, at the end).
 
     ``head``: ``"mlp"`` (one hidden layer of ``hidden`` units) or ``"logistic"``."""
     if head not in HEADS:
@@ -195,10 +196,22 @@ def train(game: str = "speicherstadt", players: int = 3, games: int = 3000, seed
     }
     model = ValueModel(**{**model.__dict__, "score_std": float(resid.std()), "edges": edges, "observed": observed,
                           "count": count, "training": training})
-    path = Path(out) if out is not None else model_path(game, players, expansion)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(model_json(model), encoding="utf-8")
+    if write:
+        write_model(model, Path(out) if out is not None else model_path(game, players, expansion))
     return model
 
 
-__all__ = ["MODEL_FORMAT", "brier", "collect", "model_json", "sample_positions", "train"]
+def write_model(model: ValueModel, path: str | Path) -> None:
+    """Write ``model`` to ``path`` whole or not at all: a temporary file beside it, then an atomic rename (an
+    interrupted write never leaves a half-written model behind)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_text(model_json(model), encoding="utf-8")
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+__all__ = ["MODEL_FORMAT", "brier", "collect", "model_json", "sample_positions", "train", "write_model"]
