@@ -173,6 +173,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--reference", type=int, default=0,
                     help="greedy play-outs per position for its true win chance, to check the 95%% intervals (0: no)")
     args = ap.parse_args(argv)
+    if args.reference < 0 or args.reference == 1:
+        ap.error(f"--reference: 0 (no check) or at least 2 play-outs, not {args.reference}")
     options = game_options(args)
     rounds = tuple(int(r) for r in args.rounds.split(","))
     rows: list[dict[str, Any]] = []
@@ -205,6 +207,9 @@ def main(argv: list[str] | None = None) -> int:
     print_against_greedy(rows, rounds)
     if args.reference:
         print_coverage(rows, rounds, args.reference)
+        if args.hybrid or args.horizon:
+            print("(--hybrid/--horizon: not the quick judgement's setting, so the hybrid's band is its rollouts' "
+                  "Wilson interval, not the measured one)")
     for name in ("model", "hybrid"):
         p = np.array([x for row in rows for x in row[name][0]])
         won = np.array([x for row in rows for x in row["won"]])
