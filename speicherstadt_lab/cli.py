@@ -72,9 +72,7 @@ def _parser() -> argparse.ArgumentParser:
     t.add_argument("--out", type=Path, default=None, help="where to write the model (default: the package's)")
     t.add_argument("--interval-games", type=int, default=60,
                    help="held-out games to measure the 95%% intervals on (default 60; 0: none)")
-    t.add_argument("--reference-rollouts", type=int, default=100,
-                   help="greedy play-outs that give a held-out position's true win chance (default 100, at least "
-                        f"{MIN_REFERENCE}: with fewer the width is mostly their noise)")
+    _add_reference(t)
     t.add_argument("--no-progress", action="store_true", help="no progress bars")
     t.set_defaults(run=_cmd_train)
 
@@ -84,15 +82,19 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("--players", type=int, default=3, help="player count (default 3)")
     v.add_argument("--model", type=Path, default=None, help="the model file (default: the package's)")
     v.add_argument("--games", type=int, default=60, help="held-out games (default 60)")
-    v.add_argument("--reference-rollouts", type=int, default=100,
-                   help="greedy play-outs that give a held-out position's true win chance (default 100, at least "
-                        f"{MIN_REFERENCE}: with fewer the width is mostly their noise)")
+    _add_reference(v)
     v.add_argument("--seed", type=int, default=None, help="seed of the held-out games (default: the model's)")
     v.add_argument("--catalog", type=Path, default=None, help="the card catalogue the model was trained with")
     v.add_argument("--processes", type=int, default=None, help="worker processes (default: all cores)")
     v.add_argument("--no-progress", action="store_true", help="no progress bar")
     v.set_defaults(run=_cmd_intervals)
     return p
+
+
+def _add_reference(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--reference-rollouts", type=int, default=100,
+                        help="greedy play-outs that give a held-out position's true win chance (default 100, at "
+                             f"least {MIN_REFERENCE}: with fewer the width is mostly their noise)")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -155,8 +157,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     info = _game_info(args)
     specs = parse_lineup(args.bots)
     players = args.players if args.players is not None else len(specs)
-    if args.processes is not None and args.processes < 1:
-        raise UsageError(f"--processes: must be at least 1, got {args.processes}")
+    _check_processes(args)
     if args.csv is not None and not args.csv.parent.is_dir():
         raise UsageError(f"--csv: directory {str(args.csv.parent)!r} does not exist")
     executor: Any = None if args.processes is None else ("serial" if args.processes == 1 else args.processes)
@@ -195,11 +196,15 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check_processes(args: argparse.Namespace) -> None:
+    if args.processes is not None and args.processes < 1:
+        raise UsageError(f"--processes: must be at least 1, got {args.processes}")
+
+
 def _check_measuring(args: argparse.Namespace) -> None:
     if args.reference_rollouts < MIN_REFERENCE:
         raise UsageError(f"--reference-rollouts: at least {MIN_REFERENCE}, got {args.reference_rollouts}")
-    if args.processes is not None and args.processes < 1:
-        raise UsageError(f"--processes: must be at least 1, got {args.processes}")
+    _check_processes(args)
 
 
 def _cmd_train(args: argparse.Namespace) -> int:

@@ -14,14 +14,11 @@ widths only for that setting.
 
 from __future__ import annotations
 
-import os
 import time
-from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 from typing import Any
 
 import numpy as np
-from tqdm.auto import tqdm
 
 from .analysis import QUICK, evaluate, hybrid_horizon, quick_evaluate, quick_settings
 from .bots import make_bot
@@ -29,6 +26,7 @@ from .engine.protocol import GameState, new_game
 from .engine.rng import Rng, derive_seed
 from .value.intervals import Intervals, fit_widths
 from .value.model import ValueModel, features_of
+from .value.train import over_games
 
 CHUNK = 5
 
@@ -60,11 +58,6 @@ def _measure(model: ValueModel, game: str, players: int, seed: int, games: range
     return rows
 
 
-def _chunks(n: int) -> Iterator[range]:
-    for start in range(0, n, CHUNK):
-        yield range(start, min(n, start + CHUNK))
-
-
 def measure_intervals(model: ValueModel, games: int = 60, reference: int = 100, seed: int = 1,
                       options: dict[str, Any] | None = None, processes: int | None = None,
                       progress: bool = True) -> ValueModel:
@@ -82,21 +75,8 @@ def measure_intervals(model: ValueModel, games: int = 60, reference: int = 100, 
         raise ValueError("measure_intervals: the model was trained with another catalogue than these games use; "
                          "measure it with the cards it was trained with (the catalogue option)")
     start = time.perf_counter()
-    chunks = list(_chunks(games))
-    rows: list[dict[str, Any]] = []
-    bar = tqdm(total=games, desc="intervals", unit="game", disable=not progress)
-    procs = processes if processes is not None else (os.cpu_count() or 1)
-    if procs <= 1:
-        for ch in chunks:
-            rows.extend(_measure(model, game, players, seed, ch, reference, opts))
-            bar.update(len(ch))
-    else:
-        with ProcessPoolExecutor(procs) as pool:
-            futures = [pool.submit(_measure, model, game, players, seed, ch, reference, opts) for ch in chunks]
-            for ch, fut in zip(chunks, futures, strict=True):
-                rows.extend(fut.result())
-                bar.update(len(ch))
-    bar.close()
+    job = partial(_measure, model, game, players, seed, reference=reference, options=opts)
+    rows = [row for part in over_games(job, games, CHUNK, processes, progress, "intervals") for row in part]
     rounds = np.repeat([r["round"] for r in rows], players)
     truth = np.array([r["truth"] for r in rows]).ravel()
     noise = truth * (1 - truth) / (reference - 1)  # each reference's own sampling variance, unbiased

@@ -19,10 +19,11 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 from tqdm.auto import tqdm
@@ -31,6 +32,8 @@ from ..bots import make_bot
 from ..engine.protocol import GameState, new_game
 from ..engine.rng import derive_seed
 from .model import MODEL_FORMAT, ValueModel, features_of, model_path, turned_inputs
+
+T = TypeVar("T")
 
 CHUNK = 50
 HEADS = ("mlp", "logistic")
@@ -65,30 +68,35 @@ def sample_positions(game: str, players: int, seed: int, games: range, bot: str 
     return out
 
 
-def _chunks(n: int) -> Iterator[range]:
-    for start in range(0, n, CHUNK):
-        yield range(start, min(n, start + CHUNK))
+def over_games(job: Callable[[range], T], games: int, chunk: int, processes: int | None = None,
+               progress: bool = True, desc: str = "games") -> list[T]:
+    """``job`` on ranges of ``chunk`` game indices covering ``games``, in order, on a process pool (``processes``,
+    default all cores; 1: in this process) with a progress bar. ``job`` must pickle (a module-level function, or
+    a ``functools.partial`` of one)."""
+    chunks = [range(start, min(games, start + chunk)) for start in range(0, games, chunk)]
+    parts: list[T] = []
+    bar = tqdm(total=games, desc=desc, unit="game", disable=not progress)
+    procs = processes if processes is not None else (os.cpu_count() or 1)
+    if procs <= 1:
+        for ch in chunks:
+            parts.append(job(ch))
+            bar.update(len(ch))
+    else:
+        with ProcessPoolExecutor(procs) as pool:
+            futures = [pool.submit(job, ch) for ch in chunks]
+            for ch, fut in zip(chunks, futures, strict=True):
+                parts.append(fut.result())
+                bar.update(len(ch))
+    bar.close()
+    return parts
 
 
 def collect(game: str, players: int, seed: int, games: int, bot: str = "greedy",
             options: dict[str, Any] | None = None, processes: int | None = None,
             progress: bool = True, desc: str = "self-play") -> dict[str, np.ndarray]:
     """``sample_positions`` over ``games`` games, on a process pool (``processes``; 1: in this process)."""
-    parts: list[dict[str, list[Any]]] = []
-    chunks = list(_chunks(games))
-    bar = tqdm(total=games, desc=desc, unit="game", disable=not progress)
-    procs = processes if processes is not None else (os.cpu_count() or 1)
-    if procs <= 1:
-        for ch in chunks:
-            parts.append(sample_positions(game, players, seed, ch, bot, options))
-            bar.update(len(ch))
-    else:
-        with ProcessPoolExecutor(procs) as pool:
-            futures = [pool.submit(sample_positions, game, players, seed, ch, bot, options) for ch in chunks]
-            for ch, fut in zip(chunks, futures, strict=True):
-                parts.append(fut.result())
-                bar.update(len(ch))
-    bar.close()
+    job = partial(sample_positions, game, players, seed, bot=bot, options=options)
+    parts = over_games(job, games, CHUNK, processes, progress, desc)
     return {k: np.asarray([v for p in parts for v in p[k]], dtype=float) for k in parts[0]}
 
 
@@ -214,4 +222,4 @@ def write_model(model: ValueModel, path: str | Path) -> None:
         tmp.unlink(missing_ok=True)
 
 
-__all__ = ["MODEL_FORMAT", "brier", "collect", "model_json", "sample_positions", "train", "write_model"]
+__all__ = ["MODEL_FORMAT", "brier", "collect", "model_json", "over_games", "sample_positions", "train", "write_model"]
