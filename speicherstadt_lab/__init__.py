@@ -43,6 +43,7 @@ _LAZY = {
     "play_game": "bots",
     "scenario_of": "scenarios",
     "load_scenario": "scenarios",
+    "card_table": "cardref",
 }
 
 
@@ -52,6 +53,11 @@ def __getattr__(name: str) -> Any:
         globals()[name] = value
         return value
     raise AttributeError(f"module 'speicherstadt_lab' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    """Every public name, the lazily imported ones included, so tab completion offers them before first use."""
+    return sorted(set(__all__) | {n for n in globals() if not n.startswith("_")})
 
 
 __all__ = [
@@ -71,6 +77,7 @@ __all__ = [
     "Review",
     "Rng",
     "ScenarioError",
+    "card_table",
     "compare_actions",
     "default_catalog",
     "evaluate",

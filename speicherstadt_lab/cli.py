@@ -88,7 +88,31 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("--processes", type=int, default=None, help="worker processes (default: all cores)")
     v.add_argument("--no-progress", action="store_true", help="no progress bar")
     v.set_defaults(run=_cmd_intervals)
+
+    c = sub.add_parser("cards", help="print a game's card reference (Markdown), or write every game's page")
+    c.add_argument("--game", default="speicherstadt", help="the game (default speicherstadt)")
+    c.add_argument("--write", type=Path, default=None, metavar="FOLDER",
+                   help="write every game's reference page into FOLDER (the repository's: docs)")
+    c.set_defaults(run=_cmd_cards)
     return p
+
+
+def _cmd_cards(args: argparse.Namespace) -> int:
+    from .cardref import markdown_page, write_pages
+    from .engine.protocol import get_game
+
+    if args.write is not None:
+        if not args.write.is_dir():
+            raise UsageError(f"--write: {args.write} is not a folder")
+        for path in write_pages(args.write):
+            print(path)
+        return 0
+    try:
+        get_game(args.game)
+    except ValueError as err:
+        raise UsageError(f"--game: {err}") from None
+    print(markdown_page(args.game), end="")
+    return 0
 
 
 def _add_reference(parser: argparse.ArgumentParser) -> None:
