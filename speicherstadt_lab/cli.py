@@ -44,7 +44,8 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--seed", type=int, default=0, help="master seed (default 0); equal seeds give equal results")
     s.add_argument("--rotate", action="store_true", help="rotate the lineup one seat per game")
     s.add_argument(
-        "--processes", type=int, default=None, help="worker processes (default: all cores; 1 plays in this process)"
+        "--processes", type=int, default=None,
+        help="worker processes (default: the CPUs this process may use, capped by free memory; 1: this process)"
     )
     s.add_argument("--csv", type=Path, default=None, help="also write the per-game, per-seat table to this CSV file")
     s.add_argument("--game", default="speicherstadt",
@@ -68,7 +69,8 @@ def _parser() -> argparse.ArgumentParser:
     t.add_argument("--catalog", type=Path, default=None, help="a card catalogue file to train with")
     t.add_argument("--head", choices=["mlp", "logistic"], default="mlp",
                    help="the win head: a small neural network over every seat (default) or a logistic regression")
-    t.add_argument("--processes", type=int, default=None, help="worker processes (default: all cores)")
+    t.add_argument("--processes", type=int, default=None,
+                   help="worker processes (default: the CPUs this process may use)")
     t.add_argument("--out", type=Path, default=None, help="where to write the model (default: the package's)")
     t.add_argument("--interval-games", type=int, default=60,
                    help="held-out games to measure the 95%% intervals on (default 60; 0: none)")
@@ -85,7 +87,8 @@ def _parser() -> argparse.ArgumentParser:
     _add_reference(v)
     v.add_argument("--seed", type=int, default=None, help="seed of the held-out games (default: the model's)")
     v.add_argument("--catalog", type=Path, default=None, help="the card catalogue the model was trained with")
-    v.add_argument("--processes", type=int, default=None, help="worker processes (default: all cores)")
+    v.add_argument("--processes", type=int, default=None,
+                   help="worker processes (default: the CPUs this process may use)")
     v.add_argument("--no-progress", action="store_true", help="no progress bar")
     v.set_defaults(run=_cmd_intervals)
 

@@ -11,7 +11,6 @@ process pool, or a ``dask.distributed`` client's executor) nor on how games were
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
 from typing import Any
@@ -22,6 +21,7 @@ from tqdm.auto import tqdm
 from .bots import make_bot
 from .engine.protocol import get_game, new_game, ranks
 from .engine.rng import derive_seed
+from .resources import default_processes, usable_cpus
 
 #: A game longer than this many decisions is taken to be stuck (a real game has a few hundred).
 MAX_DECISIONS = 10_000
@@ -178,7 +178,8 @@ def simulate(
     per game. ``rotate`` shifts the lineup one seat per game, so each spec sits in every seat equally
     often when ``games`` is a multiple of ``players``.
 
-    ``executor``: ``None`` runs a local process pool with ``os.cpu_count()`` workers, an integer a pool
+    ``executor``: ``None`` runs a local process pool with ``resources.default_processes()`` workers (the CPUs this
+    process may use, capped by free memory), an integer a pool
     of that many, ``"serial"`` plays in this process, and any ``concurrent.futures.Executor`` is used
     as given (e.g. ``dask_client.get_executor()``); the result is the same for all of them.
     Extra keyword arguments go to ``new_game`` (e.g. ``expansion="kaispeicher"``).
@@ -203,7 +204,7 @@ def simulate(
 
     own_pool = False
     if executor is None or (isinstance(executor, int) and not isinstance(executor, bool)):
-        workers = (os.cpu_count() or 1) if executor is None else _check_int("executor", executor, 1)
+        workers = default_processes() if executor is None else _check_int("executor", executor, 1)
         pool: Executor | None = ProcessPoolExecutor(max_workers=workers)
         own_pool = True
     elif executor == "serial":
@@ -254,8 +255,8 @@ def _executor_workers(executor: Executor) -> int:
         try:
             return max(1, sum(client.nthreads().values()))
         except Exception:  # a client that cannot answer just gets the default sizing
-            return os.cpu_count() or 1
-    return os.cpu_count() or 1
+            return usable_cpus()
+    return usable_cpus()
 
 
 def _frame(rows: list[dict[str, Any]]) -> pd.DataFrame:

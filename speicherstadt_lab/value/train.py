@@ -31,6 +31,7 @@ from tqdm.auto import tqdm
 from ..bots import make_bot
 from ..engine.protocol import GameState, new_game
 from ..engine.rng import derive_seed
+from ..resources import default_processes
 from .model import MODEL_FORMAT, ValueModel, features_of, model_path, turned_inputs
 
 T = TypeVar("T")
@@ -71,12 +72,12 @@ def sample_positions(game: str, players: int, seed: int, games: range, bot: str 
 def over_games(job: Callable[[range], T], games: int, chunk: int, processes: int | None = None,
                progress: bool = True, desc: str = "games") -> list[T]:
     """``job`` on ranges of ``chunk`` game indices covering ``games``, in order, on a process pool (``processes``,
-    default all cores; 1: in this process) with a progress bar. ``job`` must pickle (a module-level function, or
-    a ``functools.partial`` of one)."""
+    default :func:`~speicherstadt_lab.resources.default_processes`; 1: in this process) with a progress bar.
+    ``job`` must pickle (a module-level function, or a ``functools.partial`` of one)."""
     chunks = [range(start, min(games, start + chunk)) for start in range(0, games, chunk)]
     parts: list[T] = []
     bar = tqdm(total=games, desc=desc, unit="game", disable=not progress)
-    procs = processes if processes is not None else (os.cpu_count() or 1)
+    procs = processes if processes is not None else default_processes()
     if procs <= 1:
         for ch in chunks:
             parts.append(job(ch))
