@@ -29,12 +29,21 @@ ASSETS = find_assets(_HERE.parent / "widgets", _HERE.parent.parent / "widgets")
 
 
 class Board(GameBoard):
-    """An interactive board of a game of Die Speicherstadt.
+    """An interactive board of any game: ``Board(state)`` draws Die Speicherstadt itself and hands a state of
+    another game to that game's board view (Packet Row's :class:`~.packet_row_board.PacketRowBoard`).
 
     ``seat`` is the seat whose legal actions are highlighted and clickable (None: whoever is to move).
     Setting ``board.state`` redraws. Without ``on_action`` callbacks a valid click is applied to the
     board's own state; with them, each callback gets the notation text and the board waits for a new state.
     """
+
+    def __new__(cls, state: Any = None, *args: Any, **kwargs: Any) -> Any:
+        game = getattr(state, "game", cls.default_game)
+        if cls is Board and game != cls.default_game:  # another game's state: its own board (not a Board,
+            from . import board_for  # so Python does not run Board.__init__ on it)
+
+            return board_for(state, *args, **kwargs)
+        return super().__new__(cls, state, *args, **kwargs)
 
     _esm = ASSETS / "board.js"
     _css = ASSETS / "board.css"

@@ -105,7 +105,12 @@ class GameBoard(anywidget.AnyWidget):
         self.show(new, [*self._history, old] if same_game else [])
 
     def show(self, state: Any, history: Sequence[Any] = ()) -> None:
-        """Put ``state`` on the board; ``history`` holds the states before it (oldest first) for the log."""
+        """Put ``state`` on the board; ``history`` holds the states before it (oldest first) for the log. A state
+        of a game this board does not draw is refused (ValueError naming the game) and the board is unchanged."""
+        game = getattr(state, "game", None)
+        if game != self.default_game:
+            raise ValueError(f"state: a {type(self).__name__} draws {self.default_game!r}, not {game!r}; "
+                             "use Board(state) or board_for(state) for a board of that game")
         self._history = list(history)[-self.log_size:]
         self._state = state
         self._rev += 1
