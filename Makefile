@@ -4,13 +4,24 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: app test soak lint bench models chromium clean
+.PHONY: app test soak lint bench models chromium clean lock
 
-$(STAMP): pyproject.toml
+# The app's dependencies at the versions Binder installs (binder/constraints.txt), so the tests run what users get.
+$(STAMP): pyproject.toml binder/constraints.txt
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e ".[dev]"
+	$(BIN)/python -m pip install -q -e ".[dev]" -c binder/constraints.txt
 	touch $(STAMP)
+
+# Re-pin binder/constraints.txt: the newest releases of the app's dependencies, resolved in a fresh venv.
+lock:
+	rm -rf .lock-venv && $(PY) -m venv .lock-venv
+	.lock-venv/bin/python -m pip install -q --upgrade pip
+	.lock-venv/bin/python -m pip install -q ".[app]"
+	{ sed -n '1,3p' binder/constraints.txt; .lock-venv/bin/python -m pip freeze --exclude speicherstadt-lab; } \
+	  > binder/constraints.new && mv binder/constraints.new binder/constraints.txt
+	rm -rf .lock-venv
+	@echo "binder/constraints.txt re-pinned: run make test, then commit it"
 
 # Debian's Chromium for the browser tests; never `playwright install` (it downloads a browser).
 chromium:
@@ -31,8 +42,9 @@ soak: $(STAMP) chromium
 	MONKEY_CLICKS=$${MONKEY_CLICKS:-1000} MONKEY_SEED=$$(od -An -N4 -tu4 /dev/urandom | tr -d ' ') \
 	  $(BIN)/python -m pytest -q -s tests/test_browser_monkey.py
 
+# JUPYTER_CONFIG_PATH: the Binder settings (binder/jupyter: kernels of closed pages are shut down) here too
 app: $(STAMP)
-	$(BIN)/voila notebooks/app.ipynb --port=8866 --no-browser --Voila.ip=127.0.0.1
+	JUPYTER_CONFIG_PATH=binder/jupyter $(BIN)/voila notebooks/app.ipynb --port=8866 --no-browser --Voila.ip=127.0.0.1
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -1,4 +1,5 @@
-"""Shared by the browser tests and the app benchmark: a Voilà server on a free port and Debian's Chromium.
+"""Shared by the browser tests and the benchmarks: a Voilà server, or Jupyter Server started as Binder starts it, on a
+free port, and Debian's Chromium.
 
 Never ``playwright install``: the browser is ``/usr/bin/chromium`` (``make chromium`` installs it).
 """
@@ -6,6 +7,7 @@ Never ``playwright install``: the browser is ``/usr/bin/chromium`` (``make chrom
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shutil
 import socket
@@ -20,13 +22,14 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 NOTEBOOK = REPO / "notebooks" / "app.ipynb"
+BINDER = REPO / "binder"
 CHROMIUM = "/usr/bin/chromium"
 LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
                "--disable-component-update", "--disable-sync"]
 VIEWPORT = {"width": 1280, "height": 800}
 BOARD_READY = ".ssl-board .ssl-top"
-# Voilà's page template asks a CDN for Font Awesome; offline that request fails. Exactly those failures
-# are ignored, nothing else.
+# Voilà's page template asks a CDN for Font Awesome (and MathJax); offline those requests fail. Exactly those
+# failures are ignored, nothing else.
 OFFLINE_NOISE = "Failed to load resource"
 
 
@@ -94,9 +97,9 @@ def launch(playwright: Any) -> Any:
 
 
 def is_offline_noise(text: str, url: str = "") -> bool:
-    """Voilà's template failing to fetch Font Awesome from its CDN (no network), nothing else."""
-    return text.startswith(OFFLINE_NOISE) and "fontawesome" in url.lower() and not url.startswith(
-        ("http://127.0.0.1", "http://localhost"))
+    """Voilà's template failing to fetch Font Awesome or MathJax from its CDN (no network here), nothing else."""
+    return text.startswith(OFFLINE_NOISE) and any(k in url.lower() for k in ("fontawesome", "mathjax")) \
+        and not url.startswith(("http://127.0.0.1", "http://localhost"))
 
 
 @contextlib.contextmanager
@@ -117,3 +120,53 @@ def app_session(url: str, playwright: Any) -> Iterator[dict[str, Any]]:
     finally:
         context.close()
         browser.close()
+
+
+#: the process id of each running :func:`binder_server`, by its URL (the memory benchmark sums its kernels)
+SERVER_PIDS: dict[str, int] = {}
+
+
+def get_json(url: str) -> Any:
+    """The JSON a local server answers at ``url``."""
+    with urllib.request.urlopen(url, timeout=5) as r:
+        return json.load(r)
+
+
+@contextlib.contextmanager
+def binder_server(*options: str) -> Iterator[str]:
+    """``binder/start jupyter server`` on a free port (no token: loopback only) with ``options``, yielding its URL."""
+    port = free_port()
+    venv_bin = str(Path(sys.executable).parent)
+    cmd = [str(BINDER / "start"), f"{venv_bin}/jupyter", "server", f"--port={port}", "--no-browser",
+           "--ServerApp.ip=127.0.0.1", "--IdentityProvider.token=", "--ServerApp.password=",
+           f"--ServerApp.root_dir={REPO}", *options]
+    if os.geteuid() == 0:
+        cmd.append("--allow-root")
+    env = {**os.environ, "PATH": f"{venv_bin}:{os.environ.get('PATH', '')}"}
+    cache = REPO / ".pytest_cache"
+    cache.mkdir(exist_ok=True)
+    with open(cache / f"jupyter-server-{port}.log", "wb") as log:
+        proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        url = f"http://127.0.0.1:{port}"
+        SERVER_PIDS[url] = proc.pid
+        try:
+            deadline = time.monotonic() + 120
+            while True:
+                if proc.poll() is not None:
+                    raise RuntimeError(f"jupyter server exited with code {proc.returncode}")
+                try:
+                    get_json(url + "/api/status")
+                    break
+                except (urllib.error.URLError, ConnectionError, TimeoutError):
+                    if time.monotonic() > deadline:
+                        raise RuntimeError("jupyter server did not answer within 120 s") from None
+                    time.sleep(0.3)
+            yield url
+        finally:
+            SERVER_PIDS.pop(url, None)
+            proc.terminate()
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(5)

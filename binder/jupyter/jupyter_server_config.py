@@ -1,0 +1,11 @@
+# Jupyter Server settings for the app on Binder (binder/start puts this folder on JUPYTER_CONFIG_PATH) and for
+# `make app` (voila.py below loads this file). Read by Jupyter itself at start-up; no user file is read here.
+#
+# A Voilà page holds one kernel (the app, ~130 MB). Without culling, every visit's kernel stays after its tab is
+# closed, and a class fills a 2 GB Binder pod within minutes. A kernel with no page connected and idle for
+# two minutes is shut down; a page that is open is never culled, however long its visitor thinks.
+c = get_config()  # noqa: F821 (provided by traitlets when Jupyter loads this file)
+c.MappingKernelManager.cull_idle_timeout = 120  # seconds idle, with no page connected, before a kernel is shut down
+c.MappingKernelManager.cull_interval = 30  # how often to look
+c.MappingKernelManager.cull_connected = False  # an open page keeps its kernel
+c.MappingKernelManager.cull_busy = False  # a kernel still computing (a review, bots playing on) is left alone
