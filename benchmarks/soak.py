@@ -29,7 +29,7 @@ import sys
 import time
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -67,13 +67,8 @@ class Cell:
     failures: list[tuple[int, str]] = field(default_factory=list)
 
     def add(self, other: Cell) -> None:
-        self.games += other.games
-        self.decisions += other.decisions
-        self.violations += other.violations
-        self.cpu += other.cpu
-        self.bare_games += other.bare_games
-        self.bare_cpu += other.bare_cpu
-        self.failures.extend(other.failures)
+        for f in fields(self):  # counts and times add up, failures join
+            setattr(self, f.name, getattr(self, f.name) + getattr(other, f.name))
 
 
 def soak_chunk(variant: str, players: int, seeds: list[int], thorough: bool) -> tuple[str, int, Cell]:

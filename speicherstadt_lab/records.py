@@ -232,9 +232,6 @@ class Node:
             node = node.parent
         return True
 
-    def is_end(self) -> bool:
-        return not self.children
-
     def __repr__(self) -> str:
         if self.parent is None:
             return "<Node root>"
@@ -533,6 +530,7 @@ class GameRecord:
 
     @classmethod
     def load(cls, path: str | Path, cache_every: int = 1) -> GameRecord:
+        """The record in the JSON file ``path`` (``cache_every``: keep every n-th state, as ``from_json``)."""
         return cls.from_json(Path(path).read_text(encoding="utf-8"), cache_every=cache_every)
 
     @classmethod
@@ -880,12 +878,3 @@ def record_game(state: GameState, bots: Sequence[Any], max_steps: int = 10_000,
 
 __all__ = ["RECORD_FORMAT", "GameRecord", "Node", "RecordSupport", "chance_text", "record_game",
            "register_record_support"]
-
-
-def __getattr__(name: str) -> Any:
-    """Old import path: ``SpeicherstadtRecords`` moved into its game's package (games/speicherstadt/records.py)."""
-    if name == "SpeicherstadtRecords":
-        from .games.speicherstadt.records import SpeicherstadtRecords
-
-        return SpeicherstadtRecords
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

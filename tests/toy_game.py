@@ -11,15 +11,17 @@ import json
 import zlib
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from speicherstadt_lab.engine.actions import Action, normalize
-from speicherstadt_lab.engine.conformance import ConformanceAdapter
+from speicherstadt_lab.engine.conformance import ConformanceAdapter, end_checks
 from speicherstadt_lab.engine.errors import IllegalAction, RecordError
 from speicherstadt_lab.engine.events import Event
 from speicherstadt_lab.engine.i18n import messages
 from speicherstadt_lab.engine.protocol import GameInfo, GameState, register_game
 from speicherstadt_lab.engine.protocol import new_game as lab_new_game
+from speicherstadt_lab.engine.record_support import RecordSupportBase
 from speicherstadt_lab.engine.rng import Rng
 
 NAME = "toy_race"
@@ -33,20 +35,18 @@ TEXTS = {
 }
 
 
+@dataclass(eq=False)
 class State:
     """An immutable Toy Race position; ``apply`` returns a new one."""
 
-    game = NAME
-
-    def __init__(self, n: int, deck: tuple[int, ...], scores: tuple[int, ...], ply: int = 0,
-                 events: tuple[Event, ...] = (), last_action: str | None = None, observer: int | None = None):
-        self.n_players = n
-        self.deck = deck
-        self.scores = scores
-        self.ply = ply
-        self.events = events
-        self.last_action = last_action
-        self.observer = observer
+    game: ClassVar[str] = NAME
+    n_players: int
+    deck: tuple[int, ...]
+    scores: tuple[int, ...]
+    ply: int = 0
+    events: tuple[Event, ...] = ()
+    last_action: str | None = None
+    observer: int | None = None
 
     # -- the protocol -------------------------------------------------------------------------------------
 
@@ -170,20 +170,19 @@ def from_dict(d: dict[str, Any]) -> State:
     return st
 
 
-class ToyRecords:
-    """What records need: the deck is the hidden set-up."""
+class ToyRecords(RecordSupportBase):
+    """What records need: the deck is the hidden set-up (checking the set-up and marking an observation come
+    from the engine's ``RecordSupportBase``)."""
 
+    game = NAME
     hidden_fields = ("deck",)
+    setup_types: ClassVar[dict[str, tuple[type, ...]]] = {"players": (int,), "deck": (list,)}
 
     def setup_of(self, state: GameState) -> dict[str, Any]:
         d = state.to_dict()
         if d["ply"] != 0:
             raise ValueError("from_state: not the start of a game")
         return {"players": d["players"], "deck": d["deck"]}
-
-    def check_setup(self, setup: dict[str, Any]) -> None:
-        if set(setup) != {"players", "deck"}:
-            raise RecordError("record field 'setup': needs exactly players and deck")
 
     def reveal(self, setup: dict[str, Any], states: Iterable[GameState], seat: int) -> dict[str, Any]:
         left = min(len(s.deck) for s in states)  # type: ignore[attr-defined]
@@ -193,11 +192,6 @@ class ToyRecords:
         rest = Counter(DECK)
         rest.subtract(revealed["deck"])
         return {"players": setup["players"], "deck": [*revealed["deck"], *sorted(rest.elements())]}
-
-    def mark_observation(self, state: GameState, seat: int) -> GameState:
-        d = state.to_dict()
-        d["observer"] = seat
-        return from_dict(d)
 
     def seat_row(self, state: GameState, seat: int) -> dict[str, Any]:
         return {"name": state.seat_name(seat), "points": state.score(seat)}  # type: ignore[attr-defined]
@@ -222,7 +216,8 @@ def conformance_adapter() -> ConformanceAdapter:
         new_game=lambda n, seed: lab_new_game(NAME, players=n, seed=seed),
         invariants=invariants,
         candidate_actions=lambda s: ["take 1", "take 2", "draw", "pass"],
-        game_checks=lambda final, actions: [] if final.round == ROUNDS else [f"ended in round {final.round}"],
+        game_checks=lambda final, actions: end_checks(final, actions, "toy_end")
+        + ([] if final.round == ROUNDS else [f"ended in round {final.round}"]),
         hidden_sequences=lambda s: [list(s.deck)],  # type: ignore[attr-defined]
     )
 

@@ -15,6 +15,7 @@ def register_bot(name: str, factory: Any) -> None:
 
 
 def bot_names() -> list[str]:
+    """The names ``make_bot`` knows (every registered bot, the lab's own loaded first), sorted."""
     _load_all()
     return sorted(_FACTORIES)
 

@@ -34,8 +34,12 @@ class Bot(Protocol):
 
     name: str
 
-    def params(self) -> dict[str, Any]: ...
-    def choose(self, obs: GameState) -> Action: ...
+    def params(self) -> dict[str, Any]:
+        """What describes this bot in a record's ``by`` field (name, seed, settings): enough to make it again."""
+        ...
+    def choose(self, obs: GameState) -> Action:
+        """One of ``obs.legal_actions()``, for the position ``obs`` as the bot's seat sees it."""
+        ...
 
 
 class RandomBot:
@@ -47,9 +51,11 @@ class RandomBot:
         self.seed = seed
 
     def params(self) -> dict[str, Any]:
+        """Name and seed: all it takes to make this bot again."""
         return {"bot": self.name, "seed": self.seed}
 
     def choose(self, obs: GameState) -> Action:
+        """A uniform choice, seeded by the bot's seed and the public position (the same position, the same choice)."""
         return Rng(self.seed, "random", position_key(obs)).choice(obs.legal_actions())
 
     def __repr__(self) -> str:

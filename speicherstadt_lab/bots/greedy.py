@@ -181,6 +181,7 @@ class SpeicherstadtHeuristic:
         return card.vp * (p ** (m - 1) - p**m)
 
     def best_contract_gain(self, seat: int, good: str) -> float:
+        """What a cube of ``good`` adds on the seat's best contract for it (0 if none takes it)."""
         f = self.seat(seat)
         return max((self.contract_gain(seat, k, good) for k in range(len(f.contracts))), default=0.0)
 
@@ -337,6 +338,8 @@ class SpeicherstadtHeuristic:
         return 0.0
 
     def surplus(self, seat: int, space: int, price: int) -> float:
+        """What the card on water space ``space`` is worth to ``seat`` beyond its ``price`` in coins (at the seat's coin
+        value)."""
         f = self.seat(seat)
         return self.card_value(seat, space) - f.cv * price
 
@@ -554,6 +557,7 @@ class GreedyBot:
         self.epsilon = float(epsilon)
 
     def params(self) -> dict[str, Any]:
+        """Name, seed and exploration rate ``epsilon``: all it takes to make this bot again."""
         return {"bot": self.name, "seed": self.seed, "epsilon": self.epsilon}
 
     def __repr__(self) -> str:
@@ -564,6 +568,7 @@ class GreedyBot:
         return Rng(self.seed, "greedy", obs.round, obs.phase, obs.to_move, obs.last_action, len(obs.events))
 
     def choose(self, obs: GameState) -> Action:
+        """The best action by the game's heuristic (a random one with probability ``epsilon``), seeded per position."""
         return self.act(obs, self._rng(obs))
 
     def act(self, state: GameState, rng: Rng) -> Action:

@@ -26,6 +26,7 @@ from .base import position_key
 
 Policy = Callable[[GameState, Rng], Action]
 
+
 def auto_rollout(game: str) -> str:
     """The rollout bot ``rollout="auto"`` uses for ``game``: the one its plugin declares (``GameInfo.rollout``)."""
     try:
@@ -173,6 +174,8 @@ class MCTSBot:
         self._last_key: str | None = None
 
     def params(self) -> dict[str, Any]:
+        """Every setting of the search (budget, exploration, rollout, horizon, value model, margin): enough to make this
+        bot again."""
         return {"bot": self.name, "seed": self.seed, "iterations": self.iterations, "seconds": self.seconds,
                 "c": self.c, "rollout": self.rollout if isinstance(self.rollout, str) else repr(self.rollout),
                 "horizon": self.horizon, **({"value": self.value} if self.value else {}),

@@ -122,6 +122,8 @@ class PacketRowHeuristic:
         return total
 
     def holdings_value(self, money: int, hand: tuple[int, ...], ships: tuple[int, ...], seat: int) -> float:
+        """What a seat's money, hand and ships are worth in dollars (money cards, buildings' points, the contracts'
+        worth, the bankers' expected points): the value actions are compared by."""
         nt = self.nt
         kind = self.kind
         wealth = money
@@ -151,6 +153,7 @@ class PacketRowHeuristic:
     # -- actions --------------------------------------------------------------------------------
 
     def action_values(self, actions: list[Action]) -> list[float]:
+        """The value of each action for the seat to move: its holdings after the action against before, in dollars."""
         st = self.state
         seat = self.seat
         assert seat is not None

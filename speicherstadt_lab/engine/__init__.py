@@ -1,4 +1,5 @@
-"""Game-agnostic core: the state protocol, actions, events, seeded randomness, errors.
+"""Game-agnostic core: the state protocol, actions, events, seeded randomness, errors, and the machinery the
+games share (a rules state's base, notation, catalogues, set-up and record checks, the conformance harness).
 
 Nothing here imports a UI library; games live in ``speicherstadt_lab.games``.
 """

@@ -21,16 +21,18 @@ A failure raises ``AssertionError`` naming the game, players, seed, step, action
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import importlib
 import itertools
 import json
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NoReturn
+from typing import Any, NoReturn, Self
 
 from .actions import Action, normalize
 from .errors import IllegalAction
-from .protocol import GameState, get_game, load_state
+from .protocol import GameState, get_game, load_state, ranks
 from .rng import Rng
 
 #: Names of the checks; pass some of them as ``skip`` to leave them out of a run.
@@ -110,6 +112,17 @@ class ConformanceAdapter:
     lone_decision: Callable[[GameState], bool] = _never
     max_decisions: int = 20_000
 
+    @classmethod
+    def from_module(cls, module: str, **fields: Any) -> Self:
+        """The adapter whose checks are the functions of ``module`` (a module name) named as the fields
+        (``invariants``, ``candidate_actions``, ``game_checks``, ``transition_checks``, ``hidden_sequences``,
+        ``public``, ``position``, ``rearrangement``, ``lone_decision``) where it defines them, and ``fields`` for
+        the rest (``game``, ``player_counts``, ``new_game``, ...); an unknown field raises TypeError."""
+        space = vars(importlib.import_module(module))
+        found = {f.name: space[f.name] for f in dataclasses.fields(cls)
+                 if f.name not in fields and callable(space.get(f.name))}
+        return cls(**found, **fields)
+
 
 @dataclass
 class ConformanceReport:
@@ -126,6 +139,7 @@ class ConformanceReport:
     seconds: float = 0.0
 
     def add(self, other: ConformanceReport) -> None:
+        """Count ``other``'s games, steps and time into this report (a run over many player counts and seeds)."""
         self.games += other.games
         self.steps += other.steps
         self.actions_applied += other.actions_applied
@@ -139,6 +153,22 @@ class ConformanceReport:
         return (f"{self.game}: {self.games} games {dict(sorted(self.games_by_players.items()))}, "
                 f"{self.steps} steps, {self.actions_applied} actions applied, "
                 f"{self.candidates_refused} candidates refused, {self.seconds:.1f} s")
+
+
+def end_checks(final: GameState, actions: Sequence[str], last_event: str) -> list[str]:
+    """The end every game's playout reaches: over with nobody to move, the end recorded by the last transition (its
+    last event ``last_event``), the winners the seats ranked first, and at least one decision on the way."""
+    problems: list[str] = []
+    if final.phase != "over" or final.to_move is not None or not final.is_over:
+        problems.append(f"ended in phase {final.phase!r} with to_move {final.to_move!r}")
+    if not final.events or final.events[-1].key != last_event:
+        problems.append(f"the last transition did not record {last_event}")
+    places = ranks(final)
+    if final.winners() != [i for i, r in enumerate(places) if r == 1]:
+        problems.append(f"winners {final.winners()} disagree with ranks {places}")
+    if not actions:
+        problems.append("the game ended without a decision")
+    return problems
 
 
 def get_adapter(game: str, **options: Any) -> ConformanceAdapter:

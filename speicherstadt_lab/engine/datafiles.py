@@ -53,9 +53,11 @@ class JsonState:
     __slots__ = ()
 
     def to_dict(self) -> dict[str, Any]:
+        """JSON-ready data that ``load_state`` turns back into an equal state (the game's lossless form)."""
         raise NotImplementedError
 
     def to_json(self) -> str:
+        """``to_dict`` as compact JSON text: what equality, hashing and files use."""
         return json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"))
 
     def __eq__(self, other: object) -> bool:

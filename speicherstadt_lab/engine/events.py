@@ -12,10 +12,12 @@ class Event(NamedTuple):
     args: dict[str, Any]
 
     def to_json(self) -> list[Any]:
+        """The event as JSON data, ``[key, {args}]``."""
         return [self.key, self.args]
 
     @staticmethod
     def from_json(data: Any) -> Event:
+        """An event from its ``to_json`` data; ValueError for anything else."""
         if (
             not isinstance(data, list | tuple)
             or len(data) != 2

@@ -32,9 +32,16 @@ def _plurals(template: str, args: dict[str, Any]) -> str:
 
 
 class Namer(Protocol):
-    def seat_name(self, seat: int, lang: str) -> str: ...
-    def card_name(self, card: str, lang: str) -> str: ...
-    def good_name(self, good: str, lang: str) -> str: ...
+    """What turns the ids in a message's arguments into names: the game state that fills the message."""
+    def seat_name(self, seat: int, lang: str) -> str:
+        """The seat's name in ``lang``."""
+        ...
+    def card_name(self, card: str, lang: str) -> str:
+        """A card's name in ``lang``, from its id."""
+        ...
+    def good_name(self, good: str, lang: str) -> str:
+        """A good's name in ``lang``, from its id."""
+        ...
 
 
 def _join(items: list[str], lang: str) -> str:
@@ -46,6 +53,8 @@ def _join(items: list[str], lang: str) -> str:
 
 
 def format_args(args: dict[str, Any], lang: str, namer: Namer | None) -> dict[str, Any]:
+    """A message's arguments ready for its template in ``lang``: seats, cards and goods named by ``namer``, lists joined
+    with "and", words with a table translated."""
     out: dict[str, Any] = {}
     for key, value in args.items():
         if namer is None:
@@ -86,18 +95,24 @@ class Messages:
         self._tables: dict[str, dict[str, dict[str, str]]] = {}
 
     def add(self, data: dict[str, Any]) -> None:
+        """Merge message tables (``{section: {key: {"en": ..., "de": ...}}}``) into these; a key given again replaces
+        the old texts."""
         for section, entries in data.items():
             table = self._tables.setdefault(section, {})
             for key, texts in entries.items():
                 table[key] = texts
 
     def has(self, section: str, key: str) -> bool:
+        """Whether ``section`` has a message ``key``."""
         return key in self._tables.get(section, {})
 
     def keys(self, section: str) -> list[str]:
+        """The keys of ``section``, sorted (none for an unknown section)."""
         return sorted(self._tables.get(section, {}))
 
     def text(self, section: str, key: str, lang: str, args: dict[str, Any], namer: Namer | None = None) -> str:
+        """Message ``key`` of ``section`` in ``lang``, filled in from ``args`` (ids named by ``namer``); KeyError for an
+        unknown message."""
         if lang not in LANGS:
             raise ValueError(f"language must be one of {LANGS}, not {lang!r}")
         texts = self._tables.get(section, {}).get(key)
@@ -106,6 +121,8 @@ class Messages:
         return fill_template(texts[lang], lang, args, namer)
 
     def rule_text(self, rule: str, lang: str, params: dict[str, Any], namer: Namer | None = None) -> str | None:
+        """The text of a refusal's rule in ``lang``, or None when the rule has no message (the caller keeps its own
+        text)."""
         if not self.has("rule", rule):
             return None
         return self.text("rule", rule, lang, params, namer)

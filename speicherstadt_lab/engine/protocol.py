@@ -47,7 +47,9 @@ class GameState(Protocol):
         ...
 
     @property
-    def is_over(self) -> bool: ...
+    def is_over(self) -> bool:
+        """True once the game has ended (nobody is to move)."""
+        ...
 
     def legal_actions(self) -> list[Action]:
         """Every legal action, in a stable order (≥ 2 at a decision: steps without a choice are automatic; a game
@@ -94,7 +96,9 @@ class GameState(Protocol):
         """JSON-ready data that ``load_state`` turns back into an equal state."""
         ...
 
-    def to_json(self) -> str: ...
+    def to_json(self) -> str:
+        """``to_dict`` as JSON text: what ``load_state`` reads."""
+        ...
 
     def describe(self, event: Event, lang: str = "en") -> str:
         """An event in plain language ("en" or "de")."""
@@ -124,13 +128,19 @@ class Metric:
     de: str
 
     def label(self, lang: str) -> str:
+        """The figure's label in ``lang`` ("en" or "de")."""
         return self.de if lang == "de" else self.en
 
+
+#: Per-seat figures both shipped games declare, with one label in each language: cards held, goods held.
+CARDS_HELD = Metric("cards", "Cards", "Karten")
+GOODS_HELD = Metric("goods", "Goods held", "Waren im Besitz")
 
 OKABE_ITO = ("#D55E00", "#0072B2", "#009E73", "#E6B800", "#CC79A7")  # seat colours, colour-blind safe
 
 #: What a game plugin may offer besides its rules, each as a lazy "module:attribute" reference (imported on
-#: first use, so registering a game imports nothing heavy):
+#: first use, so registering a game imports nothing heavy; a module starting with "." is relative to the game's
+#: ``module``, as in a relative import):
 CAPABILITIES = {
     "records": "a factory of the game's RecordSupport (speicherstadt_lab.records): set-up, hidden fields",
     "conformance": "conformance_adapter(**options) -> engine.conformance.ConformanceAdapter",
@@ -157,8 +167,7 @@ class GameInfo:
     parameters: dict[str, str]
     module: str  # imported lazily; provides new_game(**kw) and from_dict(data)
     expansions: tuple[str, ...] = ()
-    extra: dict[str, Any] = field(default_factory=dict)
-    capabilities: dict[str, str] = field(default_factory=dict)  # name (see CAPABILITIES) -> "module:attr"
+    capabilities: dict[str, str] = field(default_factory=dict)  # name (see CAPABILITIES) -> "[.]module:attr"
     variants: tuple[Variant, ...] = ()  # what a game chooser offers; default: the game itself
     rollout: str = "random"  # the bot MCTS rolls out with by default
     hybrid_horizon: int = 1  # rounds a hybrid rollout (quick judgement, luck) plays before the model scores it
@@ -167,6 +176,7 @@ class GameInfo:
     metrics: tuple[Metric, ...] = ()  # per-seat figures along a game (trajectory columns, chart lines)
 
     def impl(self) -> Any:
+        """The game's module (imported now): its ``new_game(**kw)`` and ``from_dict(data)``."""
         return importlib.import_module(self.module)
 
     def capability(self, name: str) -> Any:
@@ -175,7 +185,7 @@ class GameInfo:
         if ref is None:
             return None
         module, _, attr = ref.partition(":")
-        return getattr(importlib.import_module(module), attr)
+        return getattr(importlib.import_module(module, package=self.module), attr)
 
     def choices(self) -> tuple[Variant, ...]:
         """The variants a chooser offers (the game itself when it declares none)."""
@@ -210,10 +220,12 @@ def games() -> list[GameInfo]:
 
 
 def game_names() -> list[str]:
+    """The names of every registered game, sorted."""
     return sorted(_GAMES)
 
 
 def get_game(name: str) -> GameInfo:
+    """The registered game ``name``; ValueError listing the known games if there is none."""
     try:
         return _GAMES[name]
     except KeyError:
@@ -234,6 +246,7 @@ def new_game(game: str = "speicherstadt", **kwargs: Any) -> GameState:
 
 
 def state_from_dict(data: Any) -> GameState:
+    """A state from its ``to_dict`` data, by the game it names; RecordError naming the field for malformed data."""
     if not isinstance(data, dict):
         raise RecordError("state: the top level must be an object")
     name = data.get("game")

@@ -29,6 +29,7 @@ class Rng:
         self._s = derive_seed(seed, *labels) if (labels or isinstance(seed, str)) else int(seed) & _MASK
 
     def next64(self) -> int:
+        """The next 64-bit output of SplitMix64 (every other draw is made from these)."""
         self._s = (self._s + 0x9E3779B97F4A7C15) & _MASK
         z = self._s
         z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
@@ -49,6 +50,7 @@ class Rng:
         return m >> 64
 
     def random(self) -> float:
+        """A float in ``[0, 1)`` with 53 random bits."""
         return (self.next64() >> 11) * (1.0 / (1 << 53))
 
     def shuffle(self, seq: MutableSequence[T]) -> None:
@@ -60,6 +62,7 @@ class Rng:
             seq[i], seq[j] = seq[j], seq[i]
 
     def choice(self, seq: list[T] | tuple[T, ...]) -> T:
+        """A uniformly chosen item of ``seq`` (non-empty)."""
         return seq[self.below(len(seq))]
 
     def state(self) -> int:

@@ -108,6 +108,7 @@ class ActionCatalogue:
 
     @property
     def size(self) -> int:
+        """How many actions the catalogue numbers (the size of the action space)."""
         return len(self.texts)
 
     def _fulfils(self, state: GameState) -> list[str]:

@@ -144,6 +144,7 @@ class SpielState(pyspiel.State):
 
     @property
     def game_variant(self) -> SpielGame:
+        """The OpenSpiel game this state belongs to (players, expansion)."""
         return _VARIANTS[self._key]
 
     @property
@@ -152,6 +153,7 @@ class SpielState(pyspiel.State):
         return self._engine.state
 
     def current_player(self) -> int:
+        """The seat to move, or OpenSpiel's CHANCE before the set-up is drawn and TERMINAL at the end."""
         state = self.state
         if state is None:
             return pyspiel.PlayerId.CHANCE
@@ -187,9 +189,11 @@ class SpielState(pyspiel.State):
         return self.game_variant.catalogue.text_of(None if state.is_over else state, action)
 
     def is_terminal(self) -> bool:
+        """True once the game is over."""
         return self.state is not None and self.state.is_over
 
     def returns(self) -> list[float]:
+        """Each seat's utility at the end (zeros while the game runs)."""
         state = self.state
         if state is None or not state.is_over:
             return [0.0] * self.get_game().num_players()
@@ -215,12 +219,14 @@ class Observer:
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: SpielState, player: int) -> None:
+        """Fill ``tensor`` with what ``player`` observes in ``state`` (zeros before the set-up)."""
         if state.state is None:
             self.tensor.fill(0.0)
         else:
             self.tensor[:] = self.game.encoder.encode(state.state, player)
 
     def string_from(self, state: SpielState, player: int) -> str:
+        """What ``player`` observes as text: its view as JSON (with perfect recall, the moves so far too)."""
         if state.state is None:
             return "set-up"
         view = json.dumps(state.state.view(player), sort_keys=True)

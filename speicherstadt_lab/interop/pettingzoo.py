@@ -68,9 +68,11 @@ class SpeicherstadtEnv(AECEnv):
         self.state: GameState | None = None
 
     def observation_space(self, agent: str) -> spaces.Space:
+        """The observation space of ``agent``: the encoded view and the action mask."""
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Space:
+        """The action space of ``agent``: every action the catalogue numbers."""
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -91,6 +93,8 @@ class SpeicherstadtEnv(AECEnv):
         self.agent_selection = self.possible_agents[int(self.state.to_move)]  # type: ignore[arg-type]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """What ``agent`` observes now: its encoded view, and the mask of its legal actions (none when it is not to
+        move)."""
         seat = self._seat[agent]
         assert self.state is not None, "call reset() first"
         mask = np.zeros(self.catalogue.size, dtype=np.int8)
@@ -103,6 +107,8 @@ class SpeicherstadtEnv(AECEnv):
         return self.catalogue.text_of(self.state, int(action))
 
     def step(self, action: int | None) -> None:
+        """Play action number ``action`` for the agent to move (ValueError if it is not legal); rewards follow at the
+        end."""
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -155,6 +161,7 @@ class SpeicherstadtEnv(AECEnv):
         return "\n".join(lines)
 
     def close(self) -> None:
+        """Nothing to release: the environment holds no window or file."""
         pass
 
 

@@ -50,6 +50,8 @@ class Intervals:
     positions: int  # held-out positions behind the widths
 
     def half_width(self, p: np.ndarray, round_: int) -> np.ndarray:
+        """The half-width of the 95% interval around win chances ``p`` at round ``round_`` (the measured factor times
+        the spread)."""
         k = max(0, int(np.searchsorted(self.rounds, round_, side="right")) - 1)
         return self.q[k] * spread(p)
 
@@ -60,6 +62,7 @@ class Intervals:
         return np.clip(p - h, 0.0, 1.0), np.clip(p + h, 0.0, 1.0)
 
     def to_dict(self) -> dict[str, Any]:
+        """The intervals as JSON-ready data, as a model file stores them."""
         return {"rounds": list(self.rounds), "q": list(self.q), "settings": dict(self.settings),
                 "positions": self.positions}
 

@@ -153,6 +153,7 @@ class ValueModel:
         )
 
     def to_dict(self) -> dict[str, Any]:
+        """The model as JSON-ready data: the model file's content."""
         return {
             "format": MODEL_FORMAT, "game": self.game, "expansion": self.expansion, "players": self.players,
             "features": list(self.features), "mean": self.mean.tolist(), "scale": self.scale.tolist(),
@@ -177,6 +178,7 @@ class ValueModel:
         return p / p.sum()
 
     def scores(self, x: np.ndarray) -> np.ndarray:
+        """The predicted final score of each row of features ``x``."""
         return ((x - self.mean) / self.scale) @ self.score_coef + self.score_intercept
 
     def predict(self, state: GameState) -> pd.DataFrame:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...engine.protocol import GameInfo, Metric, register_game
+from ...engine.protocol import CARDS_HELD, GOODS_HELD, GameInfo, Metric, register_game
 from . import explain, render  # noqa: F401  (imported to plug into the state's capabilities, state.py)
 from .catalog import Card, Catalog, default_catalog, load_catalog
 from .setup import check_invariants, from_dict, new_game, standard_decks, standard_start_contracts
@@ -26,10 +26,10 @@ register_game(
         },
         module=__name__,
         capabilities={
-            "records": f"{__name__}.records:PacketRowRecords",
-            "conformance": f"{__name__}.conformance:conformance_adapter",
-            "metrics": f"{__name__}.metrics:seat_metrics",
-            "features": f"{__name__}.features:seat_features",
+            "records": ".records:PacketRowRecords",
+            "conformance": ".conformance:conformance_adapter",
+            "metrics": ".metrics:seat_metrics",
+            "features": ".features:seat_features",
             "heuristic": "speicherstadt_lab.bots.packet_row_greedy:PacketRowHeuristic",
             "board": "speicherstadt_lab.ui.packet_row_board:PacketRowBoard",
         },
@@ -39,21 +39,10 @@ register_game(
         # 0.79 at 10, 0.68 for full greedy rollouts).
         hybrid_horizon=6,
         metrics=(Metric("money", "Money", "Geld"), Metric("buildings", "Building points", "Gebäudepunkte"),
-                 Metric("cards", "Cards", "Karten"), Metric("goods", "Goods held", "Waren im Besitz")),
+                 CARDS_HELD, GOODS_HELD),
     )
 )
 
 
-__all__ = [
-    "Card",
-    "Catalog",
-    "SeatView",
-    "State",
-    "check_invariants",
-    "default_catalog",
-    "from_dict",
-    "load_catalog",
-    "new_game",
-    "standard_decks",
-    "standard_start_contracts",
-]
+__all__ = ["Card", "Catalog", "SeatView", "State", "check_invariants", "default_catalog", "from_dict", "load_catalog",
+           "new_game", "standard_decks", "standard_start_contracts"]

@@ -119,6 +119,7 @@ def _take(state: State, a: Action, after: State) -> list[Part]:
 
 
 def after_chosen(state: State, b: int) -> list[int]:
+    """The boards chosen this round once board ``b`` is chosen too (taking from another board chooses it)."""
     return list(state.chosen) if b in state.chosen else [*state.chosen, b]
 
 

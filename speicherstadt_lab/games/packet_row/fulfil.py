@@ -43,6 +43,7 @@ class Tables:
     # -- goods ------------------------------------------------------------------------------------
 
     def need(self, contracts: tuple[int, ...]) -> tuple[int, ...]:
+        """The units of each good a set of contracts asks for together, by good index."""
         out = [0] * self.n_goods
         for c in contracts:
             out[self.good[c]] += self.amount[c]
@@ -141,6 +142,8 @@ class Tables:
 
     @staticmethod
     def ships_feasible(dests: tuple[int, ...], ships: tuple[int, ...], captains: int) -> bool:
+        """Whether ``ships`` (their destinations) reach every one of ``dests``, sailing elsewhere with at most
+        ``captains`` captains."""
         have = set(ships)
         redirects = sum(1 for d in dests if d not in have)
         return len(ships) >= len(dests) and redirects <= captains

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...engine.actions import Action, normalize
+from ...engine.actions import Action
 from ...engine.errors import IllegalAction
 from ...engine.i18n import messages
+from ...engine.notation import Notation as BaseNotation
 from .catalog import BOARDS, Catalog
 from .fulfil import Option, Tables
 
@@ -23,10 +24,13 @@ ROLES = {"contract": ROLE_CONTRACT, "goods": ROLE_ITEM, "gold": ROLE_ITEM, "capt
 VERBS = ("choose", "take", "decline", "pass", "cash", "fulfil", "done")
 
 
-class Notation:
+class Notation(BaseNotation):
     """Tables of one catalogue (kinds, costs, ids by index) and its parser with cached actions."""
 
+    rule = "pr.notation"
+
     def __init__(self, cat: Catalog) -> None:
+        super().__init__()
         cards = cat.cards
         self.cat = cat
         self.ids = tuple(c.id for c in cards)
@@ -64,8 +68,6 @@ class Notation:
         self.PASS = Action("pass")
         self.DONE = Action("done")
         self.CHOOSE = tuple(Action("choose", (b,)) for b in BOARDS)
-        self._acts: dict[tuple[Any, ...], Action] = {}
-        self._cache: dict[str, Action] = {}
         self.fulfil_of: dict[str, Option] = {}
         self._fulfil_act: dict[Option, Action] = {}
         self.hand_cache: dict[tuple[Any, ...], tuple[tuple[Option, ...], tuple[Action, ...]]] = {}
@@ -78,19 +80,14 @@ class Notation:
 
     # -- canonical actions ------------------------------------------------------------------------
 
-    def act(self, kind: str, *args: Any) -> Action:
-        key = (kind, *args)
-        a = self._acts.get(key)
-        if a is None:
-            a = self._acts[key] = Action(kind, args)
-        return a
-
     def take(self, board: int, where: int, slot: int) -> Action:
+        """The canonical ``take BOARD [future] N`` (board by index, ``where`` CURRENT or FUTURE)."""
         if where == FUTURE:
             return self.act("take", BOARDS[board], "future", slot)
         return self.act("take", BOARDS[board], slot)
 
     def cash(self, value: int) -> Action:
+        """The canonical ``cash N`` of a money card's value."""
         return self.act("cash", value)
 
     def fulfil(self, option: Option) -> Action:
@@ -127,44 +124,14 @@ class Notation:
 
     # -- parsing ----------------------------------------------------------------------------------
 
-    def parse(self, text: str | Action) -> Action:
-        if isinstance(text, Action):
-            return text
-        if not isinstance(text, str):
-            raise IllegalAction("pr.notation", f"Notation: {text!r} is not an action (expected text).",
-                                text=repr(text), reason="expected text")
-        hit = self._cache.get(text)
-        if hit is not None:
-            return hit
-        action = self._parse(normalize(text), text)
-        if len(self._cache) > 50000:
-            self._cache.clear()
-        self._cache[text] = action
-        return action
-
-    def _bad(self, text: str, reason: str) -> IllegalAction:
-        params = {"text": text, "reason": reason}
-        return IllegalAction("pr.notation", messages.text("rule", "pr.notation", "en", params), action=text,
-                             **params)
-
     def _rule(self, text: str, rule: str, **params: Any) -> IllegalAction:
         return IllegalAction(rule, messages.text("rule", rule, "en", params), action=text, **params)
 
-    def _num(self, raw: str, word: str, what: str) -> int:
-        if not word.isdigit():
-            raise self._bad(raw, f"{what} must be a number, not {word!r}")
-        return int(word)
-
     def _board(self, raw: str, word: str) -> str:
-        if word not in self.board_index:
-            raise self._bad(raw, f"unknown board {word!r}; boards are {', '.join(BOARDS)}")
-        return word
+        return self._known(raw, word, BOARDS, "board")
 
     def _parse(self, t: str, raw: str) -> Action:
-        w = t.split()
-        if not w:
-            raise self._bad(raw, "empty text")
-        verb, args = w[0], w[1:]
+        verb, args = self._words(t, raw)
         if verb not in VERBS:
             raise self._bad(raw, f"unknown verb {verb!r}; verbs are {', '.join(VERBS)}")
         if verb in ("decline", "pass", "done"):

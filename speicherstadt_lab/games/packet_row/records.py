@@ -13,25 +13,22 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
-from ...engine.errors import CatalogError, RecordError
-from ...engine.protocol import GameState, new_game, state_from_dict
+from ...engine.errors import RecordError
+from ...engine.protocol import GameState
+from ...engine.record_support import SETUP_TYPES, RecordSupportBase
 from .catalog import BOARDS
 
 
-class PacketRowRecords:
-    """Record support for Packet Row."""
+class PacketRowRecords(RecordSupportBase):
+    """Record support for Packet Row: the hidden orders are the four decks and the deal of starting contracts."""
 
+    game = "packet_row"
     hidden_fields = ("decks", "start_contracts")
-    _types: ClassVar[dict[str, tuple[type, ...]]] = {
-        "players": (int,),
-        "first_player": (int,),
-        "names": (list, type(None)),
-        "catalog": (dict, type(None)),
-        "decks": (list,),
-        "start_contracts": (list,),
-    }
+    setup_types: ClassVar[dict[str, tuple[type, ...]]] = {**SETUP_TYPES, "decks": (list,),
+                                                           "start_contracts": (list,)}
 
     def setup_of(self, state: GameState) -> dict[str, Any]:
+        """``new_game`` keyword arguments (decks and deal materialized) that recreate this start position."""
         d = state.to_dict()
         if (d.get("round") != 1 or d.get("phase") != "choose" or d.get("last_action") is not None
                 or d.get("chosen") or d.get("observer") is not None):
@@ -50,18 +47,12 @@ class PacketRowRecords:
 
     @staticmethod
     def _is_start(state: GameState, card: str) -> bool:
+        """Whether ``card`` is a starting contract."""
         return bool(state.cat.by_id[card].start)  # type: ignore[attr-defined]
 
     def check_setup(self, setup: dict[str, Any]) -> None:
-        unknown = set(setup) - set(self._types)
-        if unknown:
-            raise RecordError(f"record field 'setup': unknown field(s) {sorted(unknown)}")
-        for key, types in self._types.items():
-            if key not in setup:
-                raise RecordError(f"record field 'setup.{key}' is missing")
-            v = setup[key]
-            if not isinstance(v, types) or isinstance(v, bool):
-                raise RecordError(f"record field 'setup.{key}' has the wrong type ({type(v).__name__})")
+        """Each field of the right type (``RecordSupportBase``), the names texts, one deck per board of card ids."""
+        super().check_setup(setup)
         names = setup["names"]
         if names is not None and not all(isinstance(x, str) for x in names):
             raise RecordError("record field 'setup.names': must be a list of texts")
@@ -73,6 +64,8 @@ class PacketRowRecords:
                 raise RecordError(f"record field 'setup.{key}': must list card ids")
 
     def reveal(self, setup: dict[str, Any], states: Iterable[GameState], seat: int) -> dict[str, Any]:
+        """What ``seat`` saw of the hidden set-up: every card drawn into a supply, its own starting contract and the
+        ones fulfilled or shown by others (the rest null)."""
         decks, start = setup["decks"], setup["start_contracts"]
         n = setup["players"]
         drawn = [0] * len(BOARDS)
@@ -95,13 +88,8 @@ class PacketRowRecords:
         }
 
     def fill(self, setup: dict[str, Any], revealed: dict[str, Any]) -> dict[str, Any]:
-        kw = {k: v for k, v in setup.items() if k not in self.hidden_fields}
-        try:
-            probe = new_game("packet_row", **kw, seed=0)
-        except CatalogError as e:
-            raise RecordError(f"record field 'setup.catalog': {e}") from None
-        except (ValueError, TypeError) as e:
-            raise RecordError(f"record field 'setup': {e}") from None
+        """``setup`` with the decks and the deal rebuilt: the seen cards, the rest in catalogue order."""
+        kw, probe = self.probe(setup)
         full = self.setup_of(probe)
         order = {c.id: c.idx for c in probe.cat.cards}  # type: ignore[attr-defined]
         out = dict(kw)
@@ -113,11 +101,6 @@ class PacketRowRecords:
         out["start_contracts"] = _complete(revealed["start_contracts"], full["start_contracts"], order,
                                            "hidden.start_contracts")
         return out
-
-    def mark_observation(self, state: GameState, seat: int) -> GameState:
-        d = state.to_dict()
-        d["observer"] = seat
-        return state_from_dict(d)
 
     def seat_row(self, state: GameState, seat: int) -> dict[str, Any]:
         """name, money, buildings (points of buildings held), cards (hand and ships), goods (units on goods

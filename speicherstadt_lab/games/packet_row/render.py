@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from html import escape
 
+from ...engine.html import state_card
 from ...engine.i18n import messages
+from ...engine.protocol import OKABE_ITO
 from .catalog import BOARDS
 from .state import CAPABILITIES, State
 
-SEAT_COLOURS = ("#D55E00", "#0072B2", "#009E73", "#E6B800", "#CC79A7")  # Okabe-Ito, colour-blind safe
+SEAT_COLOURS = OKABE_ITO  # the seats' colours, colour-blind safe
 
 
 def _card(state: State, card: str | None, lang: str) -> str:
@@ -25,6 +27,8 @@ def _card(state: State, card: str | None, lang: str) -> str:
 
 
 def state_html(state: State, lang: str = "en") -> str:
+    """The position as notebook HTML (``state._repr_html_()``): the boards' supplies, the seats, the last events; an
+    observation shows only what its seat sees."""
     v = state.view(state.observer if state.observer is not None and state.observer >= 0 else None) \
         if state.is_observation else None
     mover = state.to_move
@@ -67,13 +71,7 @@ def state_html(state: State, lang: str = "en") -> str:
         mark = " ◀" if i == mover else ""
         seats.append(f"<tr><td style='color:{SEAT_COLOURS[i]}'><b>{escape(p.name)}</b>{mark}</td><td>${p.money}</td>"
                      f"<td>{state.score(i)}</td><td>{ships}</td><td>{hand}</td></tr>")
-    events = "".join(f"<li>{escape(t)}</li>" for t in state.event_texts(lang)[-6:])
-    return (
-        f'<div style="font-family:sans-serif;font-size:13px">{head}'
-        f'<table style="border-collapse:collapse;margin:4px 0">{"".join(rows)}</table>'
-        f'<table style="border-collapse:collapse">{"".join(seats)}</table>'
-        f"<ul style='margin:2px 0;padding-left:1.2em;color:#444'>{events}</ul></div>"
-    )
+    return state_card(head, ["".join(rows), "".join(seats)], state.event_texts(lang))
 
 
 CAPABILITIES["html"] = state_html

@@ -9,6 +9,7 @@ from typing import Any
 from ...engine.errors import RecordError
 from ...engine.events import Event
 from ...engine.rng import Rng
+from ...engine.setup import check_seats, consistent, seat_entries, state_catalog, state_field, state_seat, state_start
 from .catalog import BOARDS, Catalog, load_catalog
 from .notation import CURRENT, FUTURE, notation_for
 from .state import PHASES, STATE_FORMAT, Seat, State
@@ -107,11 +108,7 @@ def new_game(*, players: int = 4, seed: int | str = 0, first_player: int = 0,
     """
     cat = load_catalog(catalog)
     n = _check_players(players)
-    if not isinstance(first_player, int) or isinstance(first_player, bool) or not 0 <= first_player < n:
-        raise ValueError(f"first_player: must be a seat 0..{n - 1}, not {first_player!r}")
-    if names is not None and (not isinstance(names, list | tuple) or len(names) != n
-                              or not all(isinstance(x, str) and x for x in names)):
-        raise ValueError(f"names: give {n} non-empty seat names")
+    names = check_seats(n, first_player, names)
     piles = {b: _shuffled(cat, b, seed) for b in BOARDS} if decks is None else _deck_arg(cat, decks)
     if start_contracts is None:
         order = [c.idx for c in cat.start_contracts]
@@ -139,7 +136,7 @@ def new_game(*, players: int = 4, seed: int | str = 0, first_player: int = 0,
         ev.append(Event("pr_supply", {"board": b, "cards": [nt.ids[c] for c in current[-1]],
                                       "cards_future": [nt.ids[c] for c in future[-1]]}))
     ev.append(Event("pr_deal", {}))
-    st.names = tuple(names) if names else None
+    st.names = names
     st.n_players = n
     st.observer = None
     st.round = 1
@@ -169,28 +166,10 @@ def new_game(*, players: int = 4, seed: int | str = 0, first_player: int = 0,
 # ---- loading a state ---------------------------------------------------------------------------
 
 
-def _field(d: dict[str, Any], key: str, types: type | tuple[type, ...], where: str = "state") -> Any:
-    if key not in d:
-        raise RecordError(f"{where} field '{key}' is missing")
-    v = d[key]
-    allowed = types if isinstance(types, tuple) else (types,)
-    if not isinstance(v, types) or (isinstance(v, bool) and bool not in allowed):
-        raise RecordError(f"{where} field '{key}' has the wrong type ({type(v).__name__})")
-    return v
-
-
 def from_dict(d: dict[str, Any]) -> State:
     """Rebuild a state from ``to_dict`` data; reject anything malformed or inconsistent, naming the field."""
-    if d.get("format") != STATE_FORMAT:
-        raise RecordError(f"state field 'format': expected {STATE_FORMAT!r}, got {d.get('format')!r}")
-    catalog = d.get("catalog")
-    if catalog != "default" and not isinstance(catalog, dict):  # a state file never names a path to read
-        raise RecordError("state field 'catalog': must be \"default\" or the catalogue's data (an object)")
-    try:
-        cat = load_catalog(None if catalog == "default" else catalog)
-    except (ValueError, TypeError) as e:
-        raise RecordError(f"state field 'catalog': {e}") from None
-    n = _field(d, "players", int)
+    cat = state_catalog(d, STATE_FORMAT, load_catalog)
+    n = state_field(d, "players", int)
     if not 2 <= n <= 5:
         raise RecordError(f"state field 'players': {n} is not a valid player count")
     st = _blank(cat)
@@ -210,28 +189,10 @@ def from_dict(d: dict[str, Any]) -> State:
             raise RecordError(f"state field '{key}': {v!r} is not a board {list(BOARDS)}")
         return BOARDS.index(v)
 
-    def seat_no(key: str, v: Any) -> int:
-        if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v < n:
-            raise RecordError(f"state field '{key}': not a seat 0..{n - 1}")
-        return v
-
-    phase = _field(d, "phase", str)
-    if phase not in PHASES:
-        raise RecordError(f"state field 'phase': must be one of {PHASES}, not {phase!r}")
-    names = d.get("names")
-    if names is not None and not (isinstance(names, list) and len(names) == n
-                                  and all(isinstance(x, str) and x for x in names)):
-        raise RecordError("state field 'names': must be null or one name per seat")
-    st.names = tuple(names) if names else None
-    st.n_players = n
-    st.round = _field(d, "round", int)
-    if st.round < 1:
-        raise RecordError("state field 'round': must be at least 1")
-    st.phase = phase
-    st.hm = seat_no("harbour_master", d.get("harbour_master"))
-    tm = d.get("to_move")
-    st.to_move = None if tm is None else seat_no("to_move", tm)
-    boards = _field(d, "boards", dict)
+    state_start(st, d, n, PHASES)
+    st.hm = state_seat(d.get("harbour_master"), "harbour_master", n)
+    st.to_move = state_seat(d.get("to_move"), "to_move", n, null=True)
+    boards = state_field(d, "boards", dict)
     if set(boards) != set(BOARDS):
         raise RecordError(f"state field 'boards': must hold exactly {list(BOARDS)}")
     parts: dict[str, list[tuple[int, ...]]] = {k: [] for k in ("deck", "removed", "current", "future", "discard")}
@@ -243,24 +204,15 @@ def from_dict(d: dict[str, Any]) -> State:
     st.decks, st.removed = tuple(parts["deck"]), tuple(parts["removed"])
     st.current, st.future, st.discard = tuple(parts["current"]), tuple(parts["future"]), tuple(parts["discard"])
     st.box = cards("box", d.get("box"))
-    chosen = _field(d, "chosen", list)
-    st.chosen = tuple(board("chosen", x) for x in chosen)
+    st.chosen = tuple(board("chosen", x) for x in state_field(d, "chosen", list))
     st.board = board("board", d.get("board"), allow_none=True)
-    pending = _field(d, "pending", list)
-    st.pending = tuple(seat_no("pending", x) for x in pending)
-    short = _field(d, "short", list)
-    st.short = tuple(board("short", x) for x in short)
-    st.bank = _field(d, "bank", int)
-    seats_raw = _field(d, "seats", list)
-    if len(seats_raw) != n:
-        raise RecordError(f"state field 'seats': one entry per player ({n})")
+    st.pending = tuple(state_seat(x, "pending", n) for x in state_field(d, "pending", list))
+    st.short = tuple(board("short", x) for x in state_field(d, "short", list))
+    st.bank = state_field(d, "bank", int)
     st.seats = []
-    for i, s in enumerate(seats_raw):
-        where = f"state seats[{i}]"
-        if not isinstance(s, dict):
-            raise RecordError(f"{where}: must be an object")
+    for i, (where, s) in enumerate(seat_entries(d, n)):
         seat = Seat(0)
-        seat.money = _field(s, "money", int, where)
+        seat.money = state_field(s, "money", int, where)
         seat.hand = tuple(sorted(cards(f"seats[{i}].hand", s.get("hand"))))
         seat.ships = tuple(sorted(cards(f"seats[{i}].ships", s.get("ships"))))
         pawn = s.get("pawn")
@@ -270,23 +222,7 @@ def from_dict(d: dict[str, Any]) -> State:
                 raise RecordError(f"{where} field 'pawn': must be null or [board, current|future, slot]")
             seat.pawn = (board(f"seats[{i}].pawn", pawn[0]), CURRENT if pawn[1] == "current" else FUTURE, pawn[2])
         st.seats.append(seat)
-    evs = _field(d, "events", list)
-    try:
-        st.events = tuple(Event.from_json(e) for e in evs)
-    except ValueError as e:
-        raise RecordError(f"state field 'events': {e}") from None
-    la = d.get("last_action")
-    if la is not None and not isinstance(la, str):
-        raise RecordError("state field 'last_action': must be text or null")
-    st.last_action = la
-    obs = d.get("observer")
-    if obs is not None and (not isinstance(obs, int) or isinstance(obs, bool) or not -1 <= obs < n):
-        raise RecordError("state field 'observer': must be null, -1 (a spectator) or a seat")
-    st.observer = obs
-    problems = check_invariants(st)
-    if problems:
-        raise RecordError("state is inconsistent: " + "; ".join(problems[:3]))
-    return st
+    return consistent(st, check_invariants)  # type: ignore[no-any-return]
 
 
 # ---- invariants --------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """Die Speicherstadt (Stefan Feld, 2010): rules, card catalogue and set-up."""
 
-from ...engine.protocol import GameInfo, Metric, Variant, register_game
+from ...engine.protocol import CARDS_HELD, GOODS_HELD, GameInfo, Metric, Variant, register_game
 from . import explain, kaispeicher, render  # noqa: F401  (imported to plug into the rules' hook points, state.py)
 from .catalog import Card, Catalog, default_catalog, load_catalog
 from .scenario import new_game
@@ -27,13 +27,13 @@ register_game(
         module=__name__,
         expansions=("kaispeicher",),
         capabilities={
-            "records": f"{__name__}.records:SpeicherstadtRecords",
-            "conformance": f"{__name__}.conformance:conformance_adapter",
-            "metrics": f"{__name__}.metrics:seat_metrics",
-            "chance": f"{__name__}.chance:SupplyChance",
-            "features": f"{__name__}.features:seat_features",
+            "records": ".records:SpeicherstadtRecords",
+            "conformance": ".conformance:conformance_adapter",
+            "metrics": ".metrics:seat_metrics",
+            "chance": ".chance:SupplyChance",
+            "features": ".features:seat_features",
             "card_kinds": "speicherstadt_lab.ui.cards:card_kinds",
-            "scenario": f"{__name__}.scenario:scenario_of",
+            "scenario": ".scenario:scenario_of",
             "heuristic": "speicherstadt_lab.bots.greedy:SpeicherstadtHeuristic",
             "board": "speicherstadt_lab.ui.board:Board",
         },
@@ -45,21 +45,9 @@ register_game(
         # round deep. The quick judgement and the luck stay one round deep (chosen on calibration tuning games).
         review_horizon=2,
         metrics=(Metric("coins", "Coins", "Münzen"), Metric("track", "Counting office", "Kontor"),
-                 Metric("cards", "Cards", "Karten"), Metric("goods", "Goods held", "Waren im Besitz")),
+                 CARDS_HELD, GOODS_HELD),
     )
 )
 
-__all__ = [
-    "Card",
-    "Catalog",
-    "Notation",
-    "SeatView",
-    "State",
-    "check_invariants",
-    "default_catalog",
-    "from_dict",
-    "game_cards",
-    "load_catalog",
-    "new_game",
-    "standard_deck",
-]
+__all__ = ["Card", "Catalog", "Notation", "SeatView", "State", "check_invariants", "default_catalog", "from_dict",
+           "game_cards", "load_catalog", "new_game", "standard_deck"]

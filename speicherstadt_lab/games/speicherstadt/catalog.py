@@ -7,22 +7,17 @@ cards with ``remove = [...]``. Every problem is reported with the card id and fi
 
 from __future__ import annotations
 
-import hashlib
-import json
-import tomllib
-from dataclasses import dataclass, field
-from functools import cache, cached_property
-from importlib import resources
-from pathlib import Path
+from dataclasses import dataclass
 from typing import Any
 
-from ...engine.datafiles import is_key, read_catalog_file
-from ...engine.errors import CatalogError
+from ...engine.catalog import CardCatalog, CatalogFiles, assumed_fields, card_entries, card_values, check_value
+from ...engine.catalog import catalog_error as _err
+from ...engine.datafiles import is_key
 
 FORMAT = "speicherstadt-lab/catalog/1"
 SEASONS = ("A", "B", "C", "D", "E")
 
-_INT, _GOOD, _GOODS, _STR = "int", "good", "goods", "str"
+_INT, _GOOD, _GOODS, _STR = "int", "good", "goods", "str"  # value types of engine.catalog.check_value
 
 # kind -> its own fields and their types (Kaispeicher kinds are added by the expansion's data).
 KIND_FIELDS: dict[str, dict[str, str]] = {
@@ -107,11 +102,15 @@ class Card:
     assumed: tuple[str, ...] = ()
 
     def name(self, lang: str = "en") -> str:
+        """The card's name in ``lang`` ("en" or "de")."""
         return self.de if lang == "de" else self.en
 
 
 @dataclass(frozen=True)
 class Good:
+    """A kind of goods cube: id, names, colour on the board, how many cubes the bag holds (``expansion``: only
+    in play with it)."""
+
     id: str
     en: str
     de: str
@@ -120,118 +119,15 @@ class Good:
     expansion: str | None = None
 
 
-@dataclass(frozen=True)
-class Catalog:
+@dataclass(frozen=True, kw_only=True)
+class Catalog(CardCatalog[Card]):
     """A validated catalogue. ``raw`` is the merged data (what a record embeds); ``digest`` its hash."""
 
-    name: str
     goods: tuple[Good, ...]
-    cards: tuple[Card, ...]
-    setup: dict[str, Any]
-    raw: dict[str, Any] = field(repr=False)
-    digest: str = ""
-    is_default: bool = False
-
-    def card(self, card_id: str) -> Card:
-        return self.by_id[card_id]
-
-    @cached_property
-    def by_id(self) -> dict[str, Card]:
-        return {c.id: c for c in self.cards}
 
     def good_index(self) -> dict[str, int]:
+        """Each good's position among all goods of the catalogue (the expansion's included)."""
         return {g.id: i for i, g in enumerate(self.goods)}
-
-    def assumed_values(self) -> list[tuple[str, str, Any]]:
-        """(card id, field, value) of every value marked assumed: what a user may want to correct."""
-        out = []
-        for c in self.cards:
-            for f in c.assumed:
-                out.append((c.id, f, getattr(c, f)))
-        return out
-
-
-def _err(where: str, msg: str) -> CatalogError:
-    return CatalogError(f"catalog {where}: {msg}")
-
-
-def _check_type(where: str, name: str, value: Any, kind: str, goods: set[str]) -> Any:
-    if kind == _INT:
-        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise _err(where, f"field '{name}' must be a whole number ≥ 0, not {value!r}")
-        return value
-    if kind == _STR:
-        if not isinstance(value, str) or not value.strip():
-            raise _err(where, f"field '{name}' must be a non-empty text, not {value!r}")
-        return value
-    if kind == _GOOD:
-        if not is_key(value, goods):
-            raise _err(where, f"field '{name}' must be one of the goods {sorted(goods)}, not {value!r}")
-        return value
-    if kind == _GOODS:
-        if not isinstance(value, list) or not value or any(not is_key(v, goods) for v in value):
-            raise _err(where, f"field '{name}' must be a non-empty list of goods from {sorted(goods)}, not {value!r}")
-        return tuple(value)
-    raise AssertionError(kind)
-
-
-@cache
-def _default_raw_text() -> str:
-    return resources.files("speicherstadt_lab.data").joinpath("speicherstadt.toml").read_text(encoding="utf-8")
-
-
-def default_raw() -> dict[str, Any]:
-    return tomllib.loads(_default_raw_text())
-
-
-def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
-    """Apply a partial user catalogue on top of ``base``."""
-    out = json.loads(json.dumps(base))
-    if "name" in over:
-        out["name"] = over["name"]
-    if "setup" in over:
-        if not isinstance(over["setup"], dict):
-            raise _err("setup", "must be a table")
-        for k, v in over["setup"].items():
-            out.setdefault("setup", {})[k] = v
-    if "goods" in over:
-        if not isinstance(over["goods"], list):
-            raise _err("goods", "must be a list of tables")
-        ids = {g.get("id"): i for i, g in enumerate(out["goods"])}
-        for g in over["goods"]:
-            if not isinstance(g, dict) or "id" not in g:
-                raise _err("goods", "every entry needs an 'id'")
-            if g["id"] in ids:
-                out["goods"][ids[g["id"]]].update(g)
-            else:
-                out["goods"].append(g)
-    remove = over.get("remove", [])
-    if not isinstance(remove, list):
-        raise _err("remove", "must be a list of card ids")
-    known = {c["id"] for c in out["cards"]}
-    for cid in remove:
-        if cid not in known:
-            raise _err("remove", f"there is no card {cid!r} to remove")
-    out["cards"] = [c for c in out["cards"] if c["id"] not in set(remove)]
-    index = {c["id"]: i for i, c in enumerate(out["cards"])}
-    cards = over.get("cards", [])
-    if not isinstance(cards, list):
-        raise _err("cards", "must be a list of tables")
-    for c in cards:
-        if not isinstance(c, dict) or not isinstance(c.get("id"), str):
-            raise _err("cards", "every card needs a text 'id'")
-        if c["id"] in index:
-            merged = out["cards"][index[c["id"]]]
-            if "kind" in c and c["kind"] != merged["kind"]:
-                raise _err(f"card {c['id']!r}", f"field 'kind' cannot change from {merged['kind']!r} in an override")
-            merged.update(c)
-            # A value the user states is no longer assumed.
-            if "assumed" not in c:
-                merged["assumed"] = [f for f in merged.get("assumed", []) if f not in c]
-        else:
-            out["cards"].append(c)
-            index[c["id"]] = len(out["cards"]) - 1
-    return out
 
 
 def build(raw: dict[str, Any], *, is_default: bool = False) -> Catalog:
@@ -251,8 +147,8 @@ def build(raw: dict[str, Any], *, is_default: bool = False) -> Catalog:
         if unknown:
             raise _err(where, f"unknown field(s) {sorted(unknown)}")
         for f in ("id", "en", "de", "colour"):
-            _check_type(where, f, g.get(f), _STR, set())
-        _check_type(where, "count", g.get("count"), _INT, set())
+            check_value(where, f, g.get(f), _STR)
+        check_value(where, "count", g.get("count"), _INT)
         goods.append(Good(g["id"], g["en"], g["de"], g["colour"], g["count"], g.get("expansion")))
     good_ids = {g.id for g in goods}
     if len(good_ids) != len(goods):
@@ -262,7 +158,7 @@ def build(raw: dict[str, Any], *, is_default: bool = False) -> Catalog:
     if not isinstance(setup, dict):
         raise _err("setup", "is missing or not a table")
     for f in _SETUP_INTS:
-        _check_type("setup", f, setup.get(f), _INT, set())
+        check_value("setup", f, setup.get(f), _INT)
     if setup["workers"] < 1 or setup["building_spaces"] < 1:
         raise _err("setup", "'workers' and 'building_spaces' must be at least 1")
     cop = setup.get("counting_office_points")
@@ -282,7 +178,7 @@ def build(raw: dict[str, Any], *, is_default: bool = False) -> Catalog:
             raise _err("setup", f"field '{exp_name}' must be a table")
         for f in ("workers", "income", "grey_workers", "break_cards"):
             if f in ext:
-                _check_type("setup", f"{exp_name}.{f}", ext[f], _INT, set())
+                check_value("setup", f"{exp_name}.{f}", ext[f], _INT)
         if not isinstance(ext.get("removed", {}), dict):
             raise _err("setup", f"field '{exp_name}.removed' must map player counts to lists of card ids")
         expansions[exp_name] = ext
@@ -290,56 +186,22 @@ def build(raw: dict[str, Any], *, is_default: bool = False) -> Catalog:
     if not isinstance(removed, dict):
         raise _err("setup", "field 'removed' must map player counts to lists of card ids")
 
-    cards_raw = raw.get("cards")
-    if not isinstance(cards_raw, list) or not cards_raw:
-        raise _err("cards", "must be a non-empty list of cards")
     cards: list[Card] = []
     seen: set[str] = set()
-    for i, c in enumerate(cards_raw):
-        if not isinstance(c, dict):
-            raise _err(f"cards[{i}]", "must be a table")
-        cid = c.get("id")
-        if not isinstance(cid, str) or not cid:
-            raise _err(f"cards[{i}]", "field 'id' must be a non-empty text")
-        where = f"card {cid!r}"
-        if cid in seen:
-            raise _err(where, "the id appears twice")
+    for where, cid, c in card_entries(raw, lambda cid: isinstance(cid, str) and cid != "", "a non-empty text"):
         seen.add(cid)
-        kind = c.get("kind")
-        if not is_key(kind, KIND_FIELDS):
-            raise _err(where, f"field 'kind' must be one of {sorted(KIND_FIELDS)}, not {kind!r}")
+        kind, values = card_values(where, c, KIND_FIELDS, _COMMON, {_GOOD: good_ids})
         spec = KIND_FIELDS[kind]
-        unknown = set(c) - _COMMON - set(spec)
-        if unknown:
-            raise _err(where, f"unknown field(s) {sorted(unknown)} for a {kind} card")
         for f in ("en", "de"):
-            _check_type(where, f, c.get(f), _STR, set())
+            check_value(where, f, c.get(f), _STR)
         if not is_key(c.get("season"), SEASONS):
             raise _err(where, f"field 'season' must be one of {list(SEASONS)}, not {c.get('season')!r}")
-        values: dict[str, Any] = {}
-        for f, t in spec.items():
-            if f not in c:
-                raise _err(where, f"field '{f}' is missing")
-            values[f] = _check_type(where, f, c[f], t, good_ids)
-        assumed = c.get("assumed", [])
-        if not isinstance(assumed, list) or any(not is_key(a, spec) for a in assumed):
-            raise _err(where, f"field 'assumed' must list some of the card's fields {sorted(spec)}")
+        assumed = assumed_fields(where, c, spec)
         exp = c.get("expansion")
         if exp is not None and not isinstance(exp, str):
             raise _err(where, "field 'expansion' must be a text")
-        cards.append(
-            Card(
-                idx=len(cards),
-                id=cid,
-                en=c["en"],
-                de=c["de"],
-                season=c["season"],
-                kind=kind,
-                expansion=exp,
-                assumed=tuple(assumed),
-                **values,
-            )
-        )
+        cards.append(Card(idx=len(cards), id=cid, en=c["en"], de=c["de"], season=c["season"], kind=kind,
+                          expansion=exp, assumed=assumed, **values))
         # a card of the base game (or of one expansion) may only name goods that are in play with it
         usable = {g.id for g in goods if g.expansion in (None, exp)}
         for f, t in spec.items():
@@ -358,38 +220,11 @@ def build(raw: dict[str, Any], *, is_default: bool = False) -> Catalog:
     finals = [c for c in cards if c.season == "E"]
     if len(finals) != 1 or finals[0].kind != "fire":
         raise _err("cards", "there must be exactly one card in season 'E', and it must be a fire (the 4th fire)")
-    canonical = json.dumps(raw, sort_keys=True, ensure_ascii=False)
-    return Catalog(
-        name=str(raw.get("name", "catalogue")),
-        goods=tuple(goods),
-        cards=tuple(cards),
-        setup=setup,
-        raw=raw,
-        digest=hashlib.sha256(canonical.encode()).hexdigest()[:16],
-        is_default=is_default,
-    )
+    return Catalog(name=str(raw.get("name", "catalogue")), goods=tuple(goods), cards=tuple(cards), setup=setup,
+                   raw=raw, is_default=is_default)
 
 
-@cache
-def default_catalog() -> Catalog:
-    return build(default_raw(), is_default=True)
-
-
-def load_catalog(source: str | Path | dict[str, Any] | Catalog | None = None) -> Catalog:
-    """The default catalogue (``None``), a catalogue file, or catalogue data (e.g. from a record)."""
-    if source is None:
-        return default_catalog()
-    if isinstance(source, Catalog):
-        return source
-    data = source if isinstance(source, dict) else read_catalog_file(source)
-    base = data.get("base")
-    if base is not None:
-        if base != "default":
-            raise _err("base", f"the only base a catalogue can extend is 'default', not {base!r}")
-        merged = _merge(default_raw(), {k: v for k, v in data.items() if k != "base"})
-        cat = build(merged)
-    else:
-        cat = build(data)
-    if cat.digest == default_catalog().digest:
-        return default_catalog()
-    return cat
+_FILES = CatalogFiles("speicherstadt.toml", Catalog, build, sections=("goods",))
+default_raw = _FILES.default_raw  # the default catalogue's data, a fresh copy to change
+default_catalog = _FILES.default_catalog  # the default catalogue (built once)
+load_catalog = _FILES.load_catalog  # the default (None), a catalogue file, or catalogue data (e.g. from a record)

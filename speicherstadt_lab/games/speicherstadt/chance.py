@@ -15,10 +15,12 @@ class SupplyChance:
 
     @staticmethod
     def settling(state: Any) -> bool:
+        """True while the round's supply is still being completed (a fire waits for a decision, Kaispeicher)."""
         return bool(state.phase == "fire")
 
     @staticmethod
     def revealed(state: Any) -> list[str]:
+        """The card ids the supply put on the board: water spaces, then the top row."""
         d = state.to_dict()
         cards = [c for c in d.get("offer", []) if c is not None]
         kai = d.get("kai")

@@ -335,8 +335,7 @@ def _sell(state: State, a: Action) -> list[Part]:
     good = a.args[0]
     _i, seat = _loading(state)
     g = state.notation.order[good]
-    merchant = next(c for c in seat.cards
-                    if state.cat.cards[c].kind == "merchant" and state.cat.cards[c].good == good)
+    merchant = state.owned_card(seat, "merchant", good)
     coins = seat.sells[g]
     return [("sell", {"good": good, "card": _cid(state, merchant), "coins": coins, "total": seat.coins + coins})]
 
@@ -385,8 +384,7 @@ def _deliver(state: State, a: Action) -> list[Part]:
     good = a.args[0]
     _i, seat = _loading(state)
     g = state.notation.order[good]
-    building = next(c for c in seat.cards
-                    if state.cat.cards[c].kind == "delivery" and state.cat.cards[c].good == good)
+    building = state.owned_card(seat, "delivery", good)
     return [("deliver", {"good": good, "card": _cid(state, building), "points": seat.delivers[g]})]
 
 

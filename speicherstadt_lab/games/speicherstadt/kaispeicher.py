@@ -40,6 +40,7 @@ class Kai(NamedTuple):
 
 
 def owner(worker: int) -> int:
+    """The seat a worker in a column belongs to (a grey worker is stored as seat + GREY)."""
     return worker & (GREY - 1)
 
 
@@ -66,6 +67,7 @@ def drop(state: State, seat_i: int, card: int, ev: list[Event]) -> None:
 
 
 def start_round(state: State) -> None:
+    """A new round's expansion part: every seat's regular workers back, demand from the metal coin, empty spaces."""
     n = state.n_players
     state.kai = Kai(left=(state.notation.workers,) * n, turn=state.first)
     state.offer_idx = ()
@@ -102,20 +104,8 @@ def supply(state: State, ev: list[Event]) -> bool:
             state.columns = [*state.columns, ()]
         else:
             state.kai = kai._replace(top=(*top, ci), top_cargo=(*kai.top_cargo, cargo))
-    kai = state.kai
     state.columns = [()] * len(state.offer_idx)
-    ev.append(_ev(Event, ("supply", {"cards": [cards[c].id for c in state.offer_idx]})))
-    ev.append(_ev(Event, ("supply_top", {"cards": [cards[c].id for c in kai.top]})))
-    for s, cs in enumerate(state.cargo_idx):
-        if cs:
-            ev.append(_ev(Event, ("ship", {"space": s, "goods": [state.goods[g] for g in cs]})))
-    for s, cs in enumerate(kai.top_cargo):
-        if cs:
-            ev.append(_ev(Event, ("ship_top", {"space": s, "goods": [state.goods[g] for g in cs]})))
-    if all(cards[c].kind == "fire" for c in state.pile):
-        state.last_round = True
-        ev.append(_ev(Event, ("last_round", {})))
-    state.phase = "demand"
+    state.supply_drawn(ev)
     state.to_move = None
     state.set_legal(None)
     return True
@@ -164,6 +154,7 @@ def resolve_fire(state: State, ci: int, context: str, ev: list[Event]) -> None:
 
 
 def fire_actions(state: State) -> tuple[Action, ...]:
+    """The decision a fire waits for: use the Fire Chief (``double``) or the Insurance (``insure``), or ``pass``."""
     kind = state.kai.fire[2][0][0]
     return (state.notation.act(kind), state.notation.PASS)
 
@@ -177,6 +168,7 @@ def _next_fire_decision(state: State) -> None:
 
 
 def r_double(state: State, a: Action, ev: list[Event]) -> None:
+    """``double``: the Fire Chief's owner gains the fire's strength once more, and the card is used up."""
     ci, _context, queue = state.kai.fire
     kind, seat_i = queue[0]
     if kind != "double":
@@ -189,6 +181,7 @@ def r_double(state: State, a: Action, ev: list[Event]) -> None:
 
 
 def r_insure(state: State, a: Action, ev: list[Event]) -> None:
+    """``insure``: the Insurance's owner pays its cost and loses no points to the fire (gains its strength back)."""
     ci, _context, queue = state.kai.fire
     kind, seat_i = queue[0]
     if kind != "insure":
@@ -202,6 +195,7 @@ def r_insure(state: State, a: Action, ev: list[Event]) -> None:
 
 
 def r_fire_pass(state: State, a: Action, ev: list[Event]) -> None:
+    """``pass`` on a fire decision: the card is kept for a later fire."""
     kind, seat_i = state.kai.fire[2][0]
     ev.append(_ev(Event, ("fire_pass", {"seat": seat_i, "card": "fire_chief" if kind == "double" else "insurance"})))
     _next_fire_decision(state)
@@ -227,6 +221,7 @@ def _can_act(state: State, i: int) -> bool:
 
 
 def demand_actions(state: State) -> tuple[Action, ...]:
+    """The demand choices of the seat to move: a water space or a top-row card, and a break or a stop where allowed."""
     i = state.to_move
     kai = state.kai
     nt = state.notation
@@ -289,13 +284,8 @@ def _after_turn(state: State, i: int) -> None:
 
 
 def r_place(state: State, a: Action, ev: list[Event]) -> None:
-    space = a.args[0]
-    k = len(state.offer_idx)
-    if not 0 <= space < k:
-        raise state.refuse("demand_space", a, space=space, last=k - 1)
-    cap = state.notation.spaces
-    if len(state.columns[space]) >= cap:
-        raise state.refuse("demand_full", a, space=space, spaces=cap)
+    """``place N``: a regular worker while the seat has one, then a grey one."""
+    space = state.free_space(a)
     i = state.to_move
     w = _worker(state, i, ev)
     col = state.columns[space] = (*state.columns[space], w)
@@ -305,10 +295,16 @@ def r_place(state: State, a: Action, ev: list[Event]) -> None:
     _after_turn(state, i)
 
 
+def _kai_of(state: State, a: Action) -> Kai:
+    """The expansion's part of the position, or the refusal of ``a``'s verb in a base-game position."""
+    if state.kai is None:
+        raise state.refuse("not_available", a, verb=a.kind)
+    return state.kai
+
+
 def r_reserve(state: State, a: Action, ev: list[Event]) -> None:
-    kai = state.kai
-    if kai is None:
-        raise state.refuse("not_available", a, verb="reserve")
+    """``reserve N``: a worker on a top-row card, which joins the purchase after the water spaces."""
+    kai = _kai_of(state, a)
     s = a.args[0]
     if not 0 <= s < len(kai.top) or kai.top[s] < 0:
         raise state.refuse("reserve_space", a, space=s)
@@ -325,9 +321,8 @@ def r_reserve(state: State, a: Action, ev: list[Event]) -> None:
 
 
 def r_break(state: State, a: Action, ev: list[Event]) -> None:
-    kai = state.kai
-    if kai is None:
-        raise state.refuse("not_available", a, verb="break")
+    """``break``: a break card spent, the seat places nothing this turn."""
+    kai = _kai_of(state, a)
     i = state.to_move
     seat = state.seats[i]
     if seat.breaks <= 0:
@@ -345,9 +340,8 @@ def r_break(state: State, a: Action, ev: list[Event]) -> None:
 
 
 def r_stop(state: State, a: Action, ev: list[Event]) -> None:
-    kai = state.kai
-    if kai is None:
-        raise state.refuse("not_available", a, verb="stop")
+    """``stop``: a seat with only grey workers left places no more this round."""
+    kai = _kai_of(state, a)
     i = state.to_move
     if kai.left[i] > 0:
         raise state.refuse("stop_early", a)
@@ -384,6 +378,7 @@ def _plus(t: tuple[int, ...], g: int) -> tuple[int, ...]:
 
 
 def spy_actions(state: State) -> tuple[Action, ...]:
+    """The Spy's swaps (one of the mover's workers with another seat's, any two spaces and levels), or ``pass``."""
     i = state.to_move
     nt = state.notation
     mine, theirs = [], []
@@ -415,6 +410,7 @@ def spy_step(state: State) -> bool:
 
 
 def r_spy(state: State, a: Action, ev: list[Event]) -> None:
+    """``spy S1 L1 S2 L2``: the mover's worker and another seat's swap places in the columns."""
     s1, l1, s2, l2 = a.args
     i = state.to_move
     cols = state.columns
@@ -436,6 +432,7 @@ def r_spy(state: State, a: Action, ev: list[Event]) -> None:
 
 
 def r_spy_pass(state: State, a: Action, ev: list[Event]) -> None:
+    """``pass`` in the spy step: no swap; the next Spy owner is asked."""
     ev.append(_ev(Event, ("spy_pass", {"seat": state.to_move})))
     state.kai = state.kai._replace(spy_turn=state.kai.spy_turn + 1)
     state.to_move = None
@@ -463,6 +460,7 @@ def reserved_step(state: State, ev: list[Event]) -> bool:
 
 
 def purchase_actions(state: State, seat_i: int, price: int) -> tuple[Action, ...]:
+    """A purchase's choices at ``price``: ``buy`` if the seat can pay, ``buy free`` with the Fish Market, ``pass``."""
     nt = state.notation
     out = []
     if state.seats[seat_i].coins >= price:
@@ -484,6 +482,8 @@ def _discard_reserved(state: State, ev: list[Event]) -> None:
 
 
 def r_reserved_buy(state: State, a: Action, ev: list[Event]) -> None:
+    """``buy`` (or ``buy free``) of a reserved top-row card, priced by the workers still waiting in the reservation
+    column."""
     kai = state.kai
     ci, w, cargo = kai.reserved[kai.rpos]
     i = owner(w)
@@ -507,6 +507,7 @@ def r_reserved_buy(state: State, a: Action, ev: list[Event]) -> None:
 
 
 def r_reserved_pass(state: State, a: Action, ev: list[Event]) -> None:
+    """``pass`` on a reserved card: the worker goes home and the card is discarded."""
     kai = state.kai
     ci, w, _cargo = kai.reserved[kai.rpos]
     ev.append(_ev(Event, ("pass_last", {"seat": owner(w), "card": state.cat.cards[ci].id})))
@@ -569,6 +570,7 @@ def _has_use(state: State, seat: Seat, g: int, extra_dock: int = 1) -> bool:
 
 
 def has_loading_cards(state: State, seat: Seat) -> bool:
+    """Whether the seat has a loading card to use (Auction Hall, Smuggler, Truck) even with nothing to unload."""
     return any(has(state, seat, k) >= 0 for k in ONE_SHOT_LOADING) or state.kai.truck > 0
 
 
@@ -617,6 +619,7 @@ def restrict_pending(state: State, actions: tuple[Action, ...]) -> tuple[Action,
 
 
 def r_deliver(state: State, a: Action, ev: list[Event]) -> None:
+    """``deliver GOOD``: a cube from the dock to the seat's delivery building for that good, for its points."""
     name = a.args[0]
     i, seat = state.turn_seat()
     g = state.notation.order[name]
@@ -625,13 +628,13 @@ def r_deliver(state: State, a: Action, ev: list[Event]) -> None:
     state.take_from_dock(a, [name])
     state.stock = _plus(state.stock, g)
     seat.delivered += seat.delivers[g]
-    building = next(state.cat.cards[c].id for c in seat.cards
-                    if state.cat.cards[c].kind == "delivery" and state.cat.cards[c].good == name)
+    building = state.cat.cards[state.owned_card(seat, "delivery", name)].id
     ev.append(_ev(Event, ("deliver", {"seat": i, "good": name, "card": building, "points": seat.delivers[g]})))
     state.cube_loaded(name)
 
 
 def r_auction(state: State, a: Action, ev: list[Event]) -> None:
+    """``auction GOOD``: the Auction Hall brings a cube of the stock to the dock, which must then be loaded."""
     name = a.args[0]
     i, seat = state.turn_seat()
     card = has(state, seat, "auction_hall") if state.kai is not None else -1
@@ -652,6 +655,8 @@ def r_auction(state: State, a: Action, ev: list[Event]) -> None:
 
 
 def r_smuggle(state: State, a: Action, ev: list[Event]) -> None:
+    """``smuggle SEAT K GOOD``: the Smuggler takes a cube from another seat's contract ``K`` to the dock, to be
+    loaded."""
     j, k, name = a.args
     i, seat = state.turn_seat()
     card = has(state, seat, "smuggler") if state.kai is not None else -1
@@ -680,10 +685,10 @@ def r_smuggle(state: State, a: Action, ev: list[Event]) -> None:
 
 
 def r_truck(state: State, a: Action, ev: list[Event]) -> None:
+    """``truck GOOD K1 K2``: the Truck moves a cube from the seat's contract ``K1`` to its contract ``K2``."""
     name, k1, k2 = a.args
     i, seat = state.turn_seat()
-    if state.kai is None:
-        raise state.refuse("not_available", a, verb="truck")
+    _kai_of(state, a)
     card = has(state, seat, "truck")
     if card < 0 and state.kai.truck <= 0:
         raise state.refuse("no_card", a, card="truck")
@@ -710,6 +715,7 @@ def r_truck(state: State, a: Action, ev: list[Event]) -> None:
 
 
 def end_loading_turn(state: State) -> None:
+    """A loading turn ends: no cube waits to be loaded and the Truck's moves are spent."""
     state.kai = state.kai._replace(pending=-1, truck=-1)
 
 
@@ -736,6 +742,7 @@ def score_extras(state: State, seat: Seat, cards: list[Any]) -> dict[str, int]:
 
 
 def to_dict(state: State) -> dict[str, Any]:
+    """The expansion's part of the position as JSON-ready data (``from_dict`` reads it back)."""
     kai = state.kai
     cards = state.cat.cards
     g = state.goods
@@ -784,16 +791,9 @@ def from_dict(d: Any, n: int, by_id: dict[str, Any], gi: dict[str, int], error: 
     return kai
 
 
-register_expansion(sys.modules[__name__], {
-    "pass": {"spy": r_spy_pass, "fire": r_fire_pass},
-    "reserve": {"demand": r_reserve},
-    "break": {"demand": r_break},
-    "stop": {"demand": r_stop},
-    "spy": {"spy": r_spy},
-    "double": {"fire": r_double},
-    "insure": {"fire": r_insure},
-    "deliver": {"loading": r_deliver},
-    "auction": {"loading": r_auction},
-    "smuggle": {"loading": r_smuggle},
-    "truck": {"loading": r_truck},
+register_expansion(sys.modules[__name__], {  # by phase: the verbs the expansion adds and their rules
+    "demand": {"reserve": r_reserve, "break": r_break, "stop": r_stop},
+    "spy": {"spy": r_spy, "pass": r_spy_pass},
+    "fire": {"double": r_double, "insure": r_insure, "pass": r_fire_pass},
+    "loading": {"deliver": r_deliver, "auction": r_auction, "smuggle": r_smuggle, "truck": r_truck},
 })

@@ -13,25 +13,21 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
-from ...engine.errors import RecordError, setup_error
-from ...engine.protocol import GameState, new_game, state_from_dict
+from ...engine.errors import RecordError
+from ...engine.protocol import GameState
+from ...engine.record_support import SETUP_TYPES, RecordSupportBase
 
 
-class SpeicherstadtRecords:
+class SpeicherstadtRecords(RecordSupportBase):
     """Record support for Die Speicherstadt: the hidden orders are the draw pile and the bag."""
 
+    game = "speicherstadt"
     hidden_fields = ("deck", "bag")
-    _types: ClassVar[dict[str, tuple[type, ...]]] = {
-        "players": (int,),
-        "first_player": (int,),
-        "expansion": (str, type(None)),
-        "names": (list, type(None)),
-        "catalog": (dict, type(None)),
-        "deck": (list,),
-        "bag": (list,),
-    }
+    setup_types: ClassVar[dict[str, tuple[type, ...]]] = {**SETUP_TYPES, "expansion": (str, type(None)),
+                                                           "deck": (list,), "bag": (list,)}
 
     def setup_of(self, state: GameState) -> dict[str, Any]:
+        """``new_game`` keyword arguments (pile and bag materialized) that recreate this start position."""
         d = state.to_dict()
         if d.get("round") != 1 or d.get("phase") != "demand" or d.get("last_action") is not None \
                 or d.get("placed") != 0 or d.get("observer") is not None:
@@ -62,18 +58,12 @@ class SpeicherstadtRecords:
         return scenario_setup(scenario)
 
     def check_setup(self, setup: dict[str, Any]) -> None:
+        """Each field of the right type (``RecordSupportBase``) and the names, deck and bag lists of texts; a
+        scenario's set-up has the scenario, the deck and the bag."""
         if "scenario" in setup:
             self._check_scenario_setup(setup)
             return
-        unknown = set(setup) - set(self._types)
-        if unknown:
-            raise RecordError(f"record field 'setup': unknown field(s) {sorted(unknown)}")
-        for key, types in self._types.items():
-            if key not in setup:
-                raise RecordError(f"record field 'setup.{key}' is missing")
-            v = setup[key]
-            if not isinstance(v, types) or isinstance(v, bool):
-                raise RecordError(f"record field 'setup.{key}' has the wrong type ({type(v).__name__})")
+        super().check_setup(setup)
         for key in ("names", "deck", "bag"):
             v = setup[key]
             if v is not None and not all(isinstance(x, str) for x in v):
@@ -81,6 +71,7 @@ class SpeicherstadtRecords:
 
     @staticmethod
     def _check_scenario_setup(setup: dict[str, Any]) -> None:
+        """The set-up of a game started from a scenario: the scenario (an object), the deck and the bag."""
         unknown = set(setup) - {"scenario", "deck", "bag"}
         if unknown:
             raise RecordError(f"record field 'setup': unknown field(s) {sorted(unknown)} (a scenario's set-up has "
@@ -93,6 +84,7 @@ class SpeicherstadtRecords:
                 raise RecordError(f"record field 'setup.{key}': must be a list of texts")
 
     def reveal(self, setup: dict[str, Any], states: Iterable[GameState], seat: int) -> dict[str, Any]:
+        """What ``seat`` saw drawn: the top of the pile and the bag down to where they were smallest."""
         deck, bag = setup["deck"], setup["bag"]
         pile_left, bag_left = len(deck), len(bag)
         for st in states:
@@ -101,11 +93,8 @@ class SpeicherstadtRecords:
         return {"deck": deck[: len(deck) - pile_left], "bag": bag[: len(bag) - bag_left]}
 
     def fill(self, setup: dict[str, Any], revealed: dict[str, Any]) -> dict[str, Any]:
-        kw = {k: v for k, v in setup.items() if k not in self.hidden_fields}
-        try:
-            probe = new_game("speicherstadt", **kw, seed=0)
-        except (ValueError, TypeError) as e:
-            raise setup_error(e) from None
+        """``setup`` with the pile and bag rebuilt: the seen part, the rest by season, then catalogue order."""
+        kw, probe = self.probe(setup)
         full = self.scenario_setup(kw["scenario"]) if "scenario" in kw else self.setup_of(probe)
         cat = probe.cat  # type: ignore[attr-defined]
         out = dict(kw)
@@ -119,12 +108,8 @@ class SpeicherstadtRecords:
             out[key] = [*seen, *sorted(rest.elements(), key=rank)]
         return out
 
-    def mark_observation(self, state: GameState, seat: int) -> GameState:
-        d = state.to_dict()
-        d["observer"] = seat
-        return state_from_dict(d)
-
     def seat_row(self, state: GameState, seat: int) -> dict[str, Any]:
+        """name, coins, track, cards, goods (held in stores and on contracts): the metrics the game declares."""
         p = state.player(seat)  # type: ignore[attr-defined]
         return {
             "name": p.name,

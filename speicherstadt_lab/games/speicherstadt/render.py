@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from html import escape
 
+from ...engine.html import state_card
+from ...engine.protocol import OKABE_ITO
 from .state import CAPABILITIES, State
 
-SEAT_COLOURS = ("#D55E00", "#0072B2", "#009E73", "#E6B800", "#CC79A7")  # Okabe-Ito, colour-blind safe
+SEAT_COLOURS = OKABE_ITO  # the seats' colours, colour-blind safe
 
 
 def _goods(state: State, gs: tuple[str, ...] | list[str]) -> str:
@@ -19,6 +21,8 @@ def _goods(state: State, gs: tuple[str, ...] | list[str]) -> str:
 
 
 def state_html(state: State, lang: str = "en") -> str:
+    """The position as notebook HTML (``state._repr_html_()``): the offer with cargo and workers, the seats, the last
+    events."""
     cat = state.cat
     rows = []
     mover = state.to_move
@@ -34,7 +38,7 @@ def state_html(state: State, lang: str = "en") -> str:
             offer_cells.append("<td style='color:#999'>—</td>")
             continue
         workers = "".join(
-            f'<span style="color:{SEAT_COLOURS[w]}">●</span>' for w in state.columns[s]
+            f'<span style="color:{SEAT_COLOURS[w & 7]}">●</span>' for w in state.columns[s]
         )
         cargo = _goods(state, state.cargo[s]) if state.cargo[s] else ""
         offer_cells.append(
@@ -61,13 +65,7 @@ def state_html(state: State, lang: str = "en") -> str:
             f"<td>{_goods(state, p.hall)}</td></tr>"
         )
     dock = f"<p>dock: {_goods(state, state.dock_goods)}</p>" if state.phase == "loading" and state.dock else ""
-    events = "".join(f"<li>{escape(t)}</li>" for t in state.event_texts(lang)[-6:])
-    return (
-        f'<div style="font-family:sans-serif;font-size:13px">{head}'
-        f'<table style="border-collapse:collapse;margin:4px 0">{"".join(rows)}</table>'
-        f'<table style="border-collapse:collapse">{"".join(table)}</table>{dock}'
-        f"<ul style='margin:2px 0;padding-left:1.2em;color:#444'>{events}</ul></div>"
-    )
+    return state_card(head, ["".join(rows), "".join(table)], state.event_texts(lang), after=dock)
 
 
 CAPABILITIES["html"] = state_html

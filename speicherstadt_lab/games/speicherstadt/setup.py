@@ -6,9 +6,11 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from ...engine.datafiles import is_key
 from ...engine.errors import RecordError
 from ...engine.events import Event
 from ...engine.rng import Rng
+from ...engine.setup import check_seats, consistent, seat_entries, state_catalog, state_field, state_seat, state_start
 from . import kaispeicher as kai_rules
 from .catalog import Catalog, load_catalog
 from .state import PHASES, STATE_FORMAT, Notation, Seat, State, _bit
@@ -129,10 +131,7 @@ def new_game(*, players: int = 4, seed: int | str = 0, deck: list[str] | None = 
     _check_expansion(expansion)
     cat = load_catalog(catalog)
     n = _check_players(cat, players)
-    if not isinstance(first_player, int) or not 0 <= first_player < n:
-        raise ValueError(f"first_player: must be a seat 0..{n - 1}, not {first_player!r}")
-    if names is not None and (len(names) != n or not all(isinstance(x, str) and x for x in names)):
-        raise ValueError(f"names: give {n} non-empty seat names")
+    seat_names = check_seats(n, first_player, names)
     cards, removed = game_cards(cat, n, expansion)
     by_id = cat.by_id
     if deck is None:
@@ -164,7 +163,7 @@ def new_game(*, players: int = 4, seed: int | str = 0, deck: list[str] | None = 
             counts = ", ".join(f"{g.count} {g.id}" for g in cat.goods if g.expansion in (None, expansion))
             raise ValueError(f"bag: must hold exactly the game's {len(full_bag)} cubes ({counts})")
     st = _blank(cat, expansion)
-    st.names = tuple(names) if names else None
+    st.names = seat_names
     st.n_players = n
     st.removed = tuple(removed)
     st.round = 1
@@ -199,36 +198,13 @@ def new_game(*, players: int = 4, seed: int | str = 0, deck: list[str] | None = 
 # ---- loading a state ---------------------------------------------------------------------------
 
 
-def _field(d: dict[str, Any], key: str, types: type | tuple[type, ...], where: str = "state") -> Any:
-    if key not in d:
-        raise RecordError(f"{where} field '{key}' is missing")
-    v = d[key]
-    allowed = types if isinstance(types, tuple) else (types,)
-    if not isinstance(v, types) or (isinstance(v, bool) and bool not in allowed):
-        raise RecordError(f"{where} field '{key}' has the wrong type ({type(v).__name__})")
-    return v
-
-
-def _key(x: Any, table: dict[str, Any]) -> bool:
-    """``x`` is a text key of ``table`` (a list or object from a file is no key and no error either)."""
-    return isinstance(x, str) and x in table
-
-
 def from_dict(d: dict[str, Any]) -> State:
     """Rebuild a state from ``to_dict`` data; reject anything malformed or inconsistent, naming the field."""
-    if d.get("format") != STATE_FORMAT:
-        raise RecordError(f"state field 'format': expected {STATE_FORMAT!r}, got {d.get('format')!r}")
+    cat = state_catalog(d, STATE_FORMAT, load_catalog)
     expansion = d.get("expansion")
     if expansion not in EXPANSIONS:
         raise RecordError(f"state field 'expansion': {expansion!r} is not available")
-    catalog = d.get("catalog")
-    if catalog != "default" and not isinstance(catalog, dict):  # a state file never names a path to read
-        raise RecordError("state field 'catalog': must be \"default\" or the catalogue's data (an object)")
-    try:
-        cat = load_catalog(None if catalog == "default" else catalog)
-    except ValueError as e:
-        raise RecordError(f"state field 'catalog': {e}") from None
-    n = _field(d, "players", int)
+    n = state_field(d, "players", int)
     if str(n) not in cat.setup["offer_size"]:
         raise RecordError(f"state field 'players': {n} is not a valid player count")
     by_id = cat.by_id
@@ -236,49 +212,34 @@ def from_dict(d: dict[str, Any]) -> State:
     gi = {g: i for i, g in enumerate(goods)}
 
     def cards(key: str, v: Any) -> tuple[int, ...]:
-        if not isinstance(v, list) or any(not _key(x, by_id) for x in v):
+        if not isinstance(v, list) or any(not is_key(x, by_id) for x in v):
             raise RecordError(f"state field '{key}': must be a list of card ids of the catalogue")
         return tuple(by_id[x].idx for x in v)
 
     def gl(key: str, v: Any) -> tuple[int, ...]:
-        if not isinstance(v, list) or any(not _key(x, gi) for x in v):
+        if not isinstance(v, list) or any(not is_key(x, gi) for x in v):
             raise RecordError(f"state field '{key}': must be a list of goods {list(goods)}")
         return tuple(gi[x] for x in v)
 
-    phase = _field(d, "phase", str)
-    if phase not in PHASES:
-        raise RecordError(f"state field 'phase': must be one of {PHASES}, not {phase!r}")
     st = _blank(cat, expansion)
-    names = d.get("names")
-    names_ok = isinstance(names, list) and len(names) == n and all(isinstance(x, str) for x in names)
-    if names is not None and not names_ok:
-        raise RecordError("state field 'names': must be null or one name per seat")
-    st.names = tuple(names) if names else None
-    st.n_players = n
+    state_start(st, d, n, PHASES)
     st.removed = cards("removed", d.get("removed"))
-    st.round = _field(d, "round", int)
-    st.phase = phase
-    st.first = _field(d, "first", int)
-    if not 0 <= st.first < n:
-        raise RecordError("state field 'first': not a seat")
-    tm = d.get("to_move")
-    if tm is not None and (not isinstance(tm, int) or not 0 <= tm < n):
-        raise RecordError("state field 'to_move': not a seat")
-    st.to_move = tm
-    st.last_round = bool(_field(d, "last_round", bool))
+    st.first = state_seat(state_field(d, "first", int), "first", n)
+    st.to_move = state_seat(d.get("to_move"), "to_move", n, null=True)
+    st.last_round = bool(state_field(d, "last_round", bool))
     st.pile = cards("pile", d.get("pile"))
     st.bag = gl("bag", d.get("bag"))
-    stock = _field(d, "stock", dict)
+    stock = state_field(d, "stock", dict)
     if set(stock) != set(goods) or any(not isinstance(v, int) or v < 0 for v in stock.values()):
         raise RecordError("state field 'stock': must give a count ≥ 0 for every good")
     st.stock = tuple(stock[g] for g in goods)
     st.discard = cards("discard", d.get("discard"))
-    offer = _field(d, "offer", list)
-    if any(x is not None and not _key(x, by_id) for x in offer):
+    offer = state_field(d, "offer", list)
+    if any(x is not None and not is_key(x, by_id) for x in offer):
         raise RecordError("state field 'offer': must list card ids or null")
     st.offer_idx = tuple(by_id[x].idx if x is not None else -1 for x in offer)
-    cargo = _field(d, "cargo", list)
-    cols = _field(d, "columns", list)
+    cargo = state_field(d, "cargo", list)
+    cols = state_field(d, "columns", list)
     if len(cargo) != len(offer) or len(cols) != len(offer):
         raise RecordError("state fields 'cargo'/'columns': one entry per water space")
     st.cargo_idx = tuple(gl("cargo", c) for c in cargo)
@@ -286,11 +247,11 @@ def from_dict(d: dict[str, Any]) -> State:
         if not isinstance(c, list) or any(not isinstance(x, int) or not 0 <= x & ~8 < n or x >= 16 for x in c):
             raise RecordError("state field 'columns': lists of seats (a grey worker of seat s is s + 8)")
     st.columns = [tuple(c) for c in cols]
-    st.placed = _field(d, "placed", int)
-    st.space = _field(d, "space", int)
-    bought = _field(d, "bought", list)
+    st.placed = state_field(d, "placed", int)
+    st.space = state_field(d, "space", int)
+    bought = state_field(d, "bought", list)
     st.bought = sum(1 << i for i in bought if isinstance(i, int) and 0 <= i < n)
-    st.loading_turn = _field(d, "loading_turn", int)
+    st.loading_turn = state_field(d, "loading_turn", int)
     st.dock = gl("dock", d.get("dock"))
     st.moved = 0
     moved = d.get("moved", [])
@@ -298,27 +259,21 @@ def from_dict(d: dict[str, Any]) -> State:
         raise RecordError("state field 'moved': must be a list of [in|out, warehouse|hall, good]")
     for m in moved:
         if (not isinstance(m, list) or len(m) != 3 or m[0] not in ("in", "out") or m[1] not in ("warehouse", "hall")
-                or not _key(m[2], gi)):
+                or not is_key(m[2], gi)):
             raise RecordError("state field 'moved': entries are [in|out, warehouse|hall, good]")
         st.moved |= 1 << _bit(("in", "out").index(m[0]), ("warehouse", "hall").index(m[1]), gi[m[2]], len(goods))
-    seats_raw = _field(d, "seats", list)
-    if len(seats_raw) != n:
-        raise RecordError(f"state field 'seats': one entry per player ({n})")
     st.seats = []
-    for i, s in enumerate(seats_raw):
-        where = f"state seats[{i}]"
-        if not isinstance(s, dict):
-            raise RecordError(f"{where}: must be an object")
+    for i, (where, s) in enumerate(seat_entries(d, n)):
         seat = Seat(len(goods), 0)
-        seat.coins = _field(s, "coins", int, where)
+        seat.coins = state_field(s, "coins", int, where)
         if seat.coins < 0:
             raise RecordError(f"{where} field 'coins': negative")
-        seat.track = _field(s, "track", int, where)
+        seat.track = state_field(s, "track", int, where)
         seat.cards = cards(f"seats[{i}].cards", s.get("cards"))
-        contracts = _field(s, "contracts", list, where)
+        contracts = state_field(s, "contracts", list, where)
         cs = []
         for c in contracts:
-            if not isinstance(c, list) or len(c) != 2 or not _key(c[0], by_id):
+            if not isinstance(c, list) or len(c) != 2 or not is_key(c[0], by_id):
                 raise RecordError(f"{where} field 'contracts': entries are [card id, [goods]]")
             cs.append((by_id[c[0]].idx, gl(f"seats[{i}].contracts", c[1])))
         seat.contracts = tuple(cs)
@@ -326,32 +281,16 @@ def from_dict(d: dict[str, Any]) -> State:
         seat.hall = gl(f"seats[{i}].hall", s.get("hall"))
         seat.unload = gl(f"seats[{i}].unload", s.get("unload"))
         if expansion is not None:
-            seat.breaks = _field(s, "breaks", int, where)
-            seat.grey = _field(s, "grey", int, where)
-            seat.delivered = _field(s, "delivered", int, where)
+            seat.breaks = state_field(s, "breaks", int, where)
+            seat.grey = state_field(s, "grey", int, where)
+            seat.delivered = state_field(s, "delivered", int, where)
         _derive(cat, seat, gi)
         st.seats.append(seat)
-    evs = _field(d, "events", list)
-    try:
-        st.events = tuple(Event.from_json(e) for e in evs)
-    except ValueError as e:
-        raise RecordError(f"state field 'events': {e}") from None
-    la = d.get("last_action")
-    if la is not None and not isinstance(la, str):
-        raise RecordError("state field 'last_action': must be text or null")
-    st.last_action = la
-    obs = d.get("observer")
-    if obs is not None and (not isinstance(obs, int) or not -1 <= obs < n):
-        raise RecordError("state field 'observer': must be null or a seat")
-    st.observer = obs
     st.kai = None
     if expansion is not None:
         st.kai = kai_rules.from_dict(d.get("kai"), n, by_id, gi,
                                      lambda f, m: RecordError(f"state field '{f}': {m}"))
-    problems = check_invariants(st)
-    if problems:
-        raise RecordError("state is inconsistent: " + "; ".join(problems[:3]))
-    return st
+    return consistent(st, check_invariants)  # type: ignore[no-any-return]
 
 
 def _derive(cat: Catalog, seat: Seat, gi: dict[str, int]) -> None:

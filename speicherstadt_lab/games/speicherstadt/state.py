@@ -15,12 +15,13 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from ...engine.actions import Action, normalize
-from ...engine.datafiles import JsonState
+from ...engine.actions import Action
+from ...engine.basestate import BaseState, Rule, SeatBase, SeatViewBase
 from ...engine.errors import IllegalAction, RearrangeError, rearrange_texts
 from ...engine.events import Event
 from ...engine.events import make_event as _ev
 from ...engine.i18n import load_messages, messages
+from ...engine.notation import Notation as BaseNotation
 from ...engine.rng import Rng
 
 STATE_FORMAT = "speicherstadt-lab/state/1"
@@ -28,7 +29,7 @@ PHASES = ("demand", "spy", "purchase", "loading", "fire", "over")  # "spy" and "
 load_messages("speicherstadt")
 load_messages("kaispeicher")
 
-_gen = itertools.count(1)
+
 def _put(t: tuple[Any, ...], i: int, v: Any) -> tuple[Any, ...]:
     """``t`` with item ``i`` replaced (states share these tuples instead of copying lists)."""
     return (*t[:i], v, *t[i + 1:])
@@ -54,19 +55,18 @@ def _bit(direction: int, where: int, good: int, n_goods: int) -> int:
 # ---- actions ----------------------------------------------------------------------------------
 
 
-class Notation:
+class Notation(BaseNotation):
     """Parsing and canonical actions for one catalogue's goods (cached: parsing is on the hot path)."""
 
     def __init__(self, goods: tuple[str, ...]) -> None:
+        super().__init__()
         self.goods = goods
         self.order = {g: i for i, g in enumerate(goods)}
-        self._cache: dict[str, Action] = {}
         self.BUY = Action("buy")
         self.PASS = Action("pass")
         self.DONE = Action("done")
         self.PLACE = [Action("place", (i,)) for i in range(16)]
         self.PLACE_ALL = [tuple(self.PLACE[:k]) for k in range(17)]
-        self._acts: dict[tuple[Any, ...], Action] = {}
         self._hall: dict[tuple[Any, ...], tuple[Action, ...]] = {}
         self.needs: tuple[tuple[int, ...], ...] = ()  # per card index, goods a contract takes, by good index
         # set-up numbers read on every step (filled from the catalogue by setup._notation)
@@ -102,50 +102,14 @@ class Notation:
             self._hall[key] = result
         return result
 
-    def act(self, kind: str, *args: Any) -> Action:
-        """The canonical (cached) action; ``args`` must already be canonical."""
-        key = (kind, *args)
-        a = self._acts.get(key)
-        if a is None:
-            a = self._acts[key] = Action(kind, args)
-        return a
-
     def _sorted(self, gs: list[str]) -> tuple[str, ...]:
         return tuple(sorted(gs, key=self.order.__getitem__))
 
-    def parse(self, text: str) -> Action:
-        if isinstance(text, Action):
-            return text
-        if not isinstance(text, str):
-            raise IllegalAction("notation", f"Notation: {text!r} is not an action (expected text).",
-                                text=repr(text), reason="expected text")
-        hit = self._cache.get(text)
-        if hit is not None:
-            return hit
-        action = self._parse(normalize(text), text)
-        if len(self._cache) < 20000:
-            self._cache[text] = action
-        return action
-
-    def _bad(self, text: str, reason: str) -> IllegalAction:
-        return IllegalAction("notation", messages.text("rule", "notation", "en", {"text": text, "reason": reason}),
-                             text=text, reason=reason, action=text)
-
     def _good(self, text: str, word: str) -> str:
-        if word not in self.order:
-            raise self._bad(text, f"unknown good {word!r}; goods are {', '.join(self.goods)}")
-        return word
-
-    def _int(self, text: str, word: str, what: str) -> int:
-        if not word.isdigit():
-            raise self._bad(text, f"{what} must be a number, not {word!r}")
-        return int(word)
+        return self._known(text, word, self.goods, "good")
 
     def _parse(self, t: str, raw: str) -> Action:
-        w = t.split()
-        if not w:
-            raise self._bad(raw, "empty text")
-        verb, args = w[0], w[1:]
+        verb, args = self._words(t, raw)
         need = {"place": 1, "pass": 0, "done": 0, "sell": 1, "store": 1, "keep": 1, "contract": 2,
                 "take": 2, "hallsell": 2, "reserve": 1, "break": 0, "stop": 0, "spy": 4, "double": 0, "insure": 0,
                 "deliver": 1, "auction": 1, "smuggle": 3, "truck": 3}
@@ -171,24 +135,24 @@ class Notation:
         if verb in ("break", "stop", "double", "insure"):
             return self.act(verb)
         if verb == "reserve":
-            return self.act("reserve", self._int(raw, args[0], "the top-row space"))
+            return self.act("reserve", self._num(raw, args[0], "the top-row space"))
         if verb == "spy":
-            return self.act("spy", *(self._int(raw, x, "a space or level") for x in args))
+            return self.act("spy", *(self._num(raw, x, "a space or level") for x in args))
         if verb in ("deliver", "auction"):
             return self.act(verb, self._good(raw, args[0]))
         if verb == "smuggle":
-            return self.act("smuggle", self._int(raw, args[0], "the seat"), self._int(raw, args[1], "the contract"),
+            return self.act("smuggle", self._num(raw, args[0], "the seat"), self._num(raw, args[1], "the contract"),
                             self._good(raw, args[2]))
         if verb == "truck":
-            return self.act("truck", self._good(raw, args[0]), self._int(raw, args[1], "the contract"),
-                            self._int(raw, args[2], "the contract"))
+            return self.act("truck", self._good(raw, args[0]), self._num(raw, args[1], "the contract"),
+                            self._num(raw, args[2], "the contract"))
         if verb == "place":
-            n = self._int(raw, args[0], "the water space")
+            n = self._num(raw, args[0], "the water space")
             return self.PLACE[n] if n < len(self.PLACE) else Action("place", (n,))
         if verb in ("sell", "store", "keep"):
             return self.act(verb, self._good(raw, args[0]))
         if verb == "contract":
-            return self.act("contract", self._good(raw, args[0]), self._int(raw, args[1], "the contract"))
+            return self.act("contract", self._good(raw, args[0]), self._num(raw, args[1], "the contract"))
         if verb == "take":
             if args[1] not in ("warehouse", "hall"):
                 raise self._bad(raw, "take from 'warehouse' or 'hall'")
@@ -205,7 +169,7 @@ def _combos(dock: tuple[int, ...], k: int) -> tuple[tuple[int, ...], ...]:
 # ---- per-seat data ----------------------------------------------------------------------------
 
 
-class Seat:
+class Seat(SeatBase):
     """One seat's holdings. Shared between states until a rule changes it (copy-on-write)."""
 
     __slots__ = ("_gen", "breaks", "cards", "coins", "contracts", "delivered", "delivers", "firemen", "grey", "hall",
@@ -231,36 +195,14 @@ class Seat:
         self.grey = 0  # grey workers left
         self.k_convert = 0  # 0: the market hall's rate; 2 with the Harbour Master
 
-    def clone(self, gen: int) -> Seat:
-        s = Seat.__new__(Seat)
-        s._gen = gen
-        s.coins = self.coins
-        s.track = self.track
-        s.cards = self.cards
-        s.contracts = self.contracts
-        s.warehouse = self.warehouse
-        s.warehouse_cap = self.warehouse_cap
-        s.hall = self.hall
-        s.unload = self.unload
-        s.firemen = self.firemen
-        s.sells = self.sells
-        s.income_bonus = self.income_bonus
-        s.delivers = self.delivers
-        s.delivered = self.delivered
-        s.breaks = self.breaks
-        s.grey = self.grey
-        s.k_convert = self.k_convert
-        return s
 
-
-class SeatView:
+class SeatView(SeatViewBase):
     """Read-only view of a seat with ids and names, for users: ``state.player(seat)``."""
 
     def __init__(self, state: State, seat: int) -> None:
+        super().__init__(state, seat)
         s = state.seats[seat]
         g, c = state.goods, state.cat.cards
-        self.seat = seat
-        self._state = state
         self.coins = s.coins
         self.track = s.track + s.delivered
         self.cards = tuple(c[i].id for i in s.cards)
@@ -273,22 +215,18 @@ class SeatView:
         self.breaks = s.breaks
         self.grey_workers = s.grey
 
-    @property
-    def name(self) -> str:
-        """The seat's name in English (``state.seat_name(seat, lang)`` for another language)."""
-        return self._state.seat_name(self.seat)
-
     def __repr__(self) -> str:
         return f"<seat {self.seat} {self.name}: {self.coins} coins, {len(self.cards)} cards>"
 
 
 # ---- the state --------------------------------------------------------------------------------
 
-
-class State(JsonState):
+# A clone copies the water spaces' worker columns (changed in place) and keeps the legal actions (_advance resets
+# them except where it knows they still hold: demand).
+class State(BaseState, game="speicherstadt", title="Speicherstadt", state_format=STATE_FORMAT, seat_texts="seat",
+            seat_view=SeatView, cloned_lists=("columns", "seats"), clone_keeps_legal=True):
     """A position in a game of Die Speicherstadt. See ``docs`` and ``notation.md`` for the surface."""
 
-    game = "speicherstadt"
     __slots__ = (
         "_gen", "_legal", "bag", "bought", "cargo_idx", "cat", "columns", "discard", "dock", "events", "expansion",
         "first", "goods", "kai", "last_action", "last_round", "loading_turn", "moved", "n_players", "names",
@@ -296,56 +234,7 @@ class State(JsonState):
         "to_move",
     )
 
-    # -- construction ---------------------------------------------------------------------------
-
-    def _clone(self) -> State:
-        # Fields copied by hand: 0.5 µs instead of 4.3 µs for copy.copy of the slotted state, once per apply.
-        n = State.__new__(State)
-        n._gen = next(_gen)
-        n._legal = self._legal  # kept only where _advance knows it still holds (demand); reset otherwise
-        n.cat = self.cat
-        n.goods = self.goods
-        n.notation = self.notation
-        n.expansion = self.expansion
-        n.names = self.names
-        n.n_players = self.n_players
-        n.removed = self.removed
-        n.round = self.round
-        n.phase = self.phase
-        n.first = self.first
-        n.pile = self.pile
-        n.bag = self.bag
-        n.stock = self.stock  # tuples: replaced, never changed in place
-        n.discard = self.discard
-        n.offer_idx = self.offer_idx
-        n.cargo_idx = self.cargo_idx
-        n.columns = list(self.columns)
-        n.placed = self.placed
-        n.space = self.space
-        n.bought = self.bought
-        n.loading_turn = self.loading_turn
-        n.dock = self.dock
-        n.moved = self.moved
-        n.seats = list(self.seats)
-        n.to_move = self.to_move
-        n.last_round = self.last_round
-        n.observer = self.observer
-        n.kai = self.kai
-        return n
-
-    def _seat(self, i: int) -> Seat:
-        """The seat's data, owned by this state (cloned on first write)."""
-        s = self.seats[i]
-        if s._gen != self._gen:
-            s = s.clone(self._gen)
-            self.seats[i] = s
-        return s
-
     # -- protocol -------------------------------------------------------------------------------
-
-    @property
-    def is_over(self) -> bool:
-        return self.phase == "over"
 
     def legal_actions(self) -> list[Action]:
         """Every action the seat to move may take (≥ 2 whenever a seat is to move)."""
@@ -353,27 +242,19 @@ class State(JsonState):
             self._legal = self._compute_legal()
         return list(self._legal)
 
-    def parse_action(self, text: str | Action) -> Action:
-        return self.notation.parse(text)
-
-    def apply(self, action: Action | str) -> State:
-        """The state after ``action``; raises :class:`IllegalAction` (naming the rule) and changes nothing."""
-        a = action if action.__class__ is Action else self.notation.parse(action)
+    def _rule_for(self, a: Action) -> Rule:
+        """The rule for ``a`` in this phase, or the refusal (not the verb's phase, the expansion's verb in a base
+        game, or a waiting Auction Hall or Smuggler cube that must be loaded first)."""
         rules = _RULES.get(a.kind)
         fn = rules.get(self.phase) if rules is not None else None
         if fn is None:
             raise self._refusal(a, rules)
         if self.kai is not None and self.kai.pending >= 0 and a not in self.legal_actions():
             raise self._illegal("pending", a, good=self.goods[self.kai.pending])
-        new = self._clone()
-        ev: list[Event] = []
-        fn(new, a, ev)
-        new._advance(ev)
-        new.events = tuple(ev)
-        new.last_action = a.text
-        return new
+        return fn  # type: ignore[no-any-return]
 
     def _refusal(self, a: Action, rules: dict[str, Any] | None) -> IllegalAction:
+        """Why ``a`` has no rule in this phase: the game is over, the verb is not available, or another phase's."""
         if self.phase == "over":
             return self._illegal("over", a)
         if rules is None or (self.kai is None and a.kind in _KAI_VERBS):
@@ -381,6 +262,7 @@ class State(JsonState):
         return self._illegal("phase", a, verb=a.kind, need=next(iter(rules)), phase=self.phase)
 
     def _illegal(self, rule: str, action: Action | str | None = None, **params: Any) -> IllegalAction:
+        """The refusal naming ``rule``, its English text filled in with this game's names."""
         text = messages.rule_text(rule, "en", params, self) or rule
         err = IllegalAction(rule, text, action=str(action) if action is not None else None, **params)
         err.namer = self  # type: ignore[attr-defined]
@@ -388,15 +270,12 @@ class State(JsonState):
 
     # -- names ----------------------------------------------------------------------------------
 
-    def seat_name(self, seat: int, lang: str = "en") -> str:
-        if self.names is not None:
-            return self.names[seat]
-        return messages.text("seat", str(seat), lang, {})
-
     def card_name(self, card: str, lang: str = "en") -> str:
+        """A card's name in ``lang``, from its id."""
         return self.cat.card(card).name(lang)
 
     def good_name(self, good: str, lang: str = "en") -> str:
+        """A good's name in ``lang``, from its id (the id itself for an unknown one)."""
         for g in self.cat.goods:
             if g.id == good:
                 return g.de if lang == "de" else g.en
@@ -406,35 +285,22 @@ class State(JsonState):
         """An event in plain language."""
         return messages.text("event", event.key, lang, event.args, self)
 
-    def event_texts(self, lang: str = "en") -> list[str]:
-        return [self.describe(e, lang) for e in self.events]
-
-    def explain_action(self, action: Action | str, lang: str = "en") -> str:
-        """What a legal action would do, in plain language (for teaching and hover texts)."""
-        return CAPABILITIES["explain"](self, self.notation.parse(action), lang)
-
-    def explain(self, error: IllegalAction, lang: str = "en") -> str:
-        """A refusal in ``lang``, with names from this game."""
-        return messages.rule_text(error.rule, lang, error.params, self) or str(error)
-
     # -- public read-only surface ---------------------------------------------------------------
 
     @property
     def coins(self) -> tuple[int, ...]:
+        """Every seat's coins, by seat."""
         return tuple(s.coins for s in self.seats)
 
     @property
     def offer(self) -> tuple[str | None, ...]:
+        """The card ids on the water spaces, left to right (None where a card was bought or discarded)."""
         return tuple(self.cat.cards[c].id if c >= 0 else None for c in self.offer_idx)
 
     @property
     def cargo(self) -> tuple[tuple[str, ...], ...]:
+        """The goods on each water space's ship, left to right (empty for a card that is no ship)."""
         return tuple(tuple(self.goods[g] for g in cs) for cs in self.cargo_idx)
-
-    def player(self, seat: int) -> SeatView:
-        if not 0 <= seat < self.n_players:
-            raise IndexError(f"seat must be 0..{self.n_players - 1}, not {seat}")
-        return SeatView(self, seat)
 
     @property
     def workers(self) -> tuple[tuple[int, ...], ...]:
@@ -447,10 +313,12 @@ class State(JsonState):
         return tuple(tuple(w >= 8 for w in col) for col in self.columns)
 
     def price(self, space: int) -> int:
+        """What the card on water space ``space`` costs now: one coin per worker above it."""
         return len(self.columns[space])
 
     @property
     def pile_size(self) -> int:
+        """How many cards are left in the draw pile (public; their order is not)."""
         return len(self.pile)
 
     @property
@@ -460,14 +328,17 @@ class State(JsonState):
 
     @property
     def bag_size(self) -> int:
+        """How many cubes are left in the bag (public; their order is not)."""
         return len(self.bag)
 
     @property
     def dock_goods(self) -> tuple[str, ...]:
+        """The cubes waiting on the dock to be loaded this turn."""
         return tuple(self.goods[g] for g in self.dock)
 
     @property
     def loading_seat(self) -> int | None:
+        """The seat whose loading turn it is (None outside the loading phase)."""
         return (self.first + self.loading_turn) % self.n_players if self.phase == "loading" else None
 
     # -- legal actions --------------------------------------------------------------------------
@@ -552,21 +423,25 @@ class State(JsonState):
 
     # -- rules: demand --------------------------------------------------------------------------
 
+    def _free_space(self, a: Action) -> int:
+        """The water space ``place N`` names, or the refusal: no such space, or its column is full."""
+        space: int = a.args[0]
+        k = len(self.offer_idx)
+        if not 0 <= space < k:
+            raise self._illegal("demand_space", a, space=space, last=k - 1)
+        if len(self.columns[space]) >= self.notation.spaces:
+            raise self._illegal("demand_full", a, space=space, spaces=self.notation.spaces)
+        return space
+
     def _r_place(self, a: Action, ev: list[Event]) -> None:
         if self.kai is not None:
             kai_rules.r_place(self, a, ev)
             return
-        space = a.args[0]
-        k = len(self.offer_idx)
-        if not 0 <= space < k:
-            raise self._illegal("demand_space", a, space=space, last=k - 1)
-        cap = self.notation.spaces
-        if len(self.columns[space]) >= cap:
-            raise self._illegal("demand_full", a, space=space, spaces=cap)
+        space = self._free_space(a)
         seat = self.to_move
         col = self.columns[space] = (*self.columns[space], seat)
         self.placed += 1
-        if len(col) >= cap:
+        if len(col) >= self.notation.spaces:
             self._legal = None  # a column is full: the legal places change
         ev.append(_ev(Event, ("place", {"seat": seat, "card": self.cat.cards[self.offer_idx[space]].id, "space": space,
                                   "price": len(col)})))
@@ -662,6 +537,7 @@ class State(JsonState):
     # -- rules: loading -------------------------------------------------------------------------
 
     def _loading_seat(self) -> tuple[int, Seat]:
+        """(seat index, its data owned by this state) of the seat whose loading turn it is."""
         i = (self.first + self.loading_turn) % self.n_players
         return i, self._seat(i)
 
@@ -699,6 +575,11 @@ class State(JsonState):
         if len(placed) == len(card.goods):
             ev.append(_ev(Event, ("contract_done", {"seat": i, "k": k, "vp": card.vp})))
 
+    def owned_card(self, seat: Seat, kind: str, good: str) -> int:
+        """The seat's card of ``kind`` that names ``good`` (its merchant or delivery building for that good)."""
+        cards = self.cat.cards
+        return next(c for c in seat.cards if cards[c].kind == kind and cards[c].good == good)
+
     def _r_sell(self, a: Action, ev: list[Event]) -> None:
         name = a.args[0]
         i, seat = self._loading_seat()
@@ -708,36 +589,38 @@ class State(JsonState):
         self._take_from_dock(a, [name])
         seat.coins += seat.sells[g]
         self.stock = _add(self.stock, g, 1)
-        merchant = next(self.cat.cards[c].id for c in seat.cards
-                        if self.cat.cards[c].kind == "merchant" and self.cat.cards[c].good == name)
+        merchant = self.cat.cards[self.owned_card(seat, "merchant", name)].id
         ev.append(_ev(Event, ("sell", {"seat": i, "good": name, "card": merchant, "coins": seat.sells[g]})))
         self._loaded(name)
 
     def _r_store(self, a: Action, ev: list[Event]) -> None:
-        name = a.args[0]
-        i, seat = self._loading_seat()
+        _i, seat = self._loading_seat()
         if not seat.warehouse_cap:
             raise self._illegal("no_warehouse", a)
         if len(seat.warehouse) >= seat.warehouse_cap:
             raise self._illegal("warehouse_full", a, cap=seat.warehouse_cap)
-        self._no_undo(a, _OUT, _WAREHOUSE, name)
-        (g,) = self._take_from_dock(a, [name])
-        seat.warehouse = tuple(sorted((*seat.warehouse, g)))
-        self.moved |= 1 << _bit(_IN, _WAREHOUSE, g, len(self.goods))
-        ev.append(_ev(Event, ("store", {"seat": i, "good": name})))
-        self._loaded(name)
+        self._put_away(a, ev, _WAREHOUSE)
 
     def _r_keep(self, a: Action, ev: list[Event]) -> None:
-        name = a.args[0]
-        i, seat = self._loading_seat()
+        _i, seat = self._loading_seat()
         cap = self.cat.setup["hall_capacity"]
         if len(seat.hall) >= cap:
             raise self._illegal("hall_full", a, cap=cap)
-        self._no_undo(a, _OUT, _HALL, name)
+        self._put_away(a, ev, _HALL)
+
+    def _put_away(self, a: Action, ev: list[Event], where: int) -> None:
+        """The cube ``a`` names goes from the dock into the seat's warehouse or market hall (``store``/``keep``,
+        room checked by the caller); it may not come back out this turn."""
+        name = a.args[0]
+        i, seat = self._loading_seat()
+        self._no_undo(a, _OUT, where, name)
         (g,) = self._take_from_dock(a, [name])
-        seat.hall = tuple(sorted((*seat.hall, g)))
-        self.moved |= 1 << _bit(_IN, _HALL, g, len(self.goods))
-        ev.append(_ev(Event, ("keep", {"seat": i, "good": name})))
+        if where == _WAREHOUSE:
+            seat.warehouse = tuple(sorted((*seat.warehouse, g)))
+        else:
+            seat.hall = tuple(sorted((*seat.hall, g)))
+        self.moved |= 1 << _bit(_IN, where, g, len(self.goods))
+        ev.append(_ev(Event, (a.kind, {"seat": i, "good": name})))
         self._loaded(name)
 
     def _r_take(self, a: Action, ev: list[Event]) -> None:
@@ -987,10 +870,20 @@ class State(JsonState):
         self.offer_idx = tuple(offer)
         self.cargo_idx = tuple(cargo)
         self.columns = [()] * len(offer)
-        ev.append(_ev(Event, ("supply", {"cards": [cards[c].id for c in offer]})))
-        for s, cs in enumerate(cargo):
-            if cs:
-                ev.append(_ev(Event, ("ship", {"space": s, "goods": [self.goods[g] for g in cs]})))
+        self._supply_drawn(ev)
+
+    def _supply_drawn(self, ev: list[Event]) -> None:
+        """The round's supply lies out: its cards and the ships' cargo told (with Kaispeicher the top row's too),
+        the last round begun once only fires are left; demand follows."""
+        cards, goods, kai = self.cat.cards, self.goods, self.kai
+        ev.append(_ev(Event, ("supply", {"cards": [cards[c].id for c in self.offer_idx]})))
+        if kai is not None:
+            ev.append(_ev(Event, ("supply_top", {"cards": [cards[c].id for c in kai.top]})))
+        rows = [("ship", self.cargo_idx), *([("ship_top", kai.top_cargo)] if kai is not None else [])]
+        for key, cargo in rows:
+            for s, cs in enumerate(cargo):
+                if cs:
+                    ev.append(_ev(Event, (key, {"space": s, "goods": [goods[g] for g in cs]})))
         if all(cards[c].kind == "fire" for c in self.pile):
             self.last_round = True
             ev.append(_ev(Event, ("last_round", {})))
@@ -1055,31 +948,16 @@ class State(JsonState):
             out.update(kai_rules.score_extras(self, s, cards))
         return out
 
-    def score(self, seat: int) -> int:
-        return sum(self.score_breakdown(seat).values())
-
-    def scores(self) -> tuple[int, ...]:
-        return tuple(self.score(i) for i in range(self.n_players))
-
-    def winners(self) -> list[int]:
-        """Seats tied for first after the coin tie-break (projected while the game runs)."""
-        keys = [(self.score(i), self.seats[i].coins) for i in range(self.n_players)]
-        best = max(keys)
-        return [i for i, k in enumerate(keys) if k == best]
-
-    def ranks(self) -> list[int]:
-        """1-based rank of each seat (score, then coins); equal keys share a rank."""
-        keys = [(self.score(i), self.seats[i].coins) for i in range(self.n_players)]
-        return [1 + sum(1 for o in keys if o > k) for k in keys]
+    def _tiebreak(self, seat: int) -> int:
+        """Ties on points go to the most coins."""
+        return self.seats[seat].coins  # type: ignore[no-any-return]
 
     # -- hidden information ---------------------------------------------------------------------
 
     def determinize(self, seed: int | str) -> State:
         """Same public facts; the order of the pile (within each season) and of the bag resampled."""
         rng = Rng(seed, "determinize")
-        new = self._clone()
-        new.events = self.events
-        new.last_action = self.last_action
+        new = self._same_position()
         new._legal = self._legal
         by_season: dict[str, list[int]] = {}
         seasons = [self.cat.cards[c].season for c in self.pile]
@@ -1112,9 +990,7 @@ class State(JsonState):
         """
         new_pile = self.pile if pile is None else self._rearranged_pile(pile)
         new_bag = self.bag if bag is None else self._rearranged_bag(bag)
-        new = self._clone()
-        new.events = self.events
-        new.last_action = self.last_action
+        new = self._same_position()
         new._legal = self._legal
         new.pile = new_pile
         new.bag = new_bag
@@ -1204,9 +1080,7 @@ class State(JsonState):
         Bots get this. The pile keeps its public season sequence, each season's cards in catalogue
         order; the bag is sorted. ``determinize`` on it samples a full state consistent with all public facts.
         """
-        new = self._clone()
-        new.events = self.events
-        new.last_action = self.last_action
+        new = self._same_position()
         new._legal = self._legal
         seasons = [self.cat.cards[c].season for c in self.pile]
         by_season: dict[str, list[int]] = {}
@@ -1217,11 +1091,6 @@ class State(JsonState):
         new.bag = tuple(sorted(self.bag))
         new.observer = seat if seat is not None else -1
         return new
-
-    @property
-    def is_observation(self) -> bool:
-        """True for a state from ``observe``: its pile and bag order are placeholders."""
-        return self.observer is not None
 
     def view(self, seat: int | None = None) -> dict[str, Any]:
         """JSON-ready dict of what ``seat`` may see (every seat sees the same in this game)."""
@@ -1242,6 +1111,8 @@ class State(JsonState):
     # -- serialization --------------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
+        """The whole position as JSON-ready data (pile and bag order and catalogue included): ``load_state`` rebuilds it
+        exactly."""
         cards = self.cat.cards
         g = self.goods
 
@@ -1252,14 +1123,7 @@ class State(JsonState):
             return [g[x] for x in xs]
 
         return {
-            "format": STATE_FORMAT,
-            "game": self.game,
-            "expansion": self.expansion,
-            "catalog": "default" if self.cat.is_default else self.cat.raw,
-            "players": self.n_players,
-            "names": list(self.names) if self.names else None,
-            "round": self.round,
-            "phase": self.phase,
+            **self._dict_head(expansion=self.expansion),
             "first": self.first,
             "to_move": self.to_move,
             "last_round": self.last_round,
@@ -1291,28 +1155,22 @@ class State(JsonState):
                 }
                 for s in self.seats
             ],
-            "events": [e.to_json() for e in self.events],
-            "last_action": self.last_action,
-            "observer": self.observer,
+            **self._dict_tail(),
             **({"kai": kai_rules.to_dict(self)} if self.kai is not None else {}),
         }
 
-    def __repr__(self) -> str:
-        mv = "-" if self.to_move is None else self.seat_name(self.to_move)
-        return f"<Speicherstadt {self.n_players}p round {self.round} {self.phase}, to move: {mv}>"
-
-    def _repr_html_(self) -> str:
-        return CAPABILITIES["html"](self)
-
     @property
     def cat_gidx(self) -> dict[str, int]:
+        """Each good in play by its index (the notation's order)."""
         return self.notation.order
 
     # -- the expansion's door -------------------------------------------------------------------
     # What kaispeicher.py calls on the base state, and nothing private: aliases of the helpers the base
     # rules use themselves (class attributes, so the expansion pays no extra call), plus resolve_fire.
-    own_seat = _seat  # the seat's data, owned by this state (cloned on first write)
+    own_seat = BaseState._seat  # the seat's data, owned by this state (cloned on first write)
     refuse = _illegal  # an IllegalAction naming the rule, with this game's names
+    free_space = _free_space  # the water space ``place N`` names, or the refusal
+    supply_drawn = _supply_drawn  # the supply lies out: its events, the last round's start, demand next
     turn_seat = _loading_seat  # (seat index, its data) of the seat whose loading turn it is
     gain_card = _gain  # a bought card joins a seat with its effect
     take_from_dock = _take_from_dock  # remove named cubes from the dock or refuse naming the missing one
@@ -1345,14 +1203,16 @@ _RULES: dict[str, dict[str, Any]] = {
 
 kai_rules: Any = None  # the registered expansion's rules module
 _KAI_VERBS: frozenset[str] = frozenset()  # verbs only the expansion has: refused in a base-game position
-CAPABILITIES: dict[str, Any] = {}  # "explain": explain_action(state, action, lang); "html": state_html(state)
+CAPABILITIES = State.plugins  # "explain": explain_action(state, action, lang); "html": state_html(state)
 
 
 def register_expansion(rules: Any, verbs: dict[str, dict[str, Any]]) -> None:
-    """Plug the expansion's rules in: ``rules`` is called at the hook points, ``verbs`` adds phase rules."""
+    """Plug the expansion's rules in: ``rules`` is called at the hook points, ``verbs`` (phase -> verb -> rule)
+    adds the rules of its verbs."""
     global kai_rules, _KAI_VERBS
     kai_rules = rules
-    for verb, phases in verbs.items():
-        _RULES.setdefault(verb, {}).update(phases)
+    for phase, rules_of in verbs.items():
+        for verb, rule in rules_of.items():
+            _RULES.setdefault(verb, {})[phase] = rule
     _KAI_VERBS = frozenset(v for v, phases in _RULES.items()
                            if all(f.__module__ == rules.__name__ for f in phases.values()))

@@ -1,0 +1,285 @@
+"""What the rules states of the lab's games share: copy-on-write seats, ``apply``'s transition, names and texts,
+scoring by categories, and the members of the protocol (``engine.protocol.GameState``) that read the same in
+every game.
+
+A game's state type subclasses :class:`BaseState` and lists every field in its ``__slots__``; it provides the
+parts that are the game's own: ``_rule_for(action)``, ``_advance(events)``, ``legal_actions``,
+``score_breakdown`` and ``_tiebreak``. Its per-seat data subclasses :class:`SeatBase`.
+
+The copies a transition makes (``State._clone``, ``Seat.clone``) are on the hot path of every playout: a copy
+field by field is 0.5 µs against 4.3 µs for ``copy.copy`` of a slotted object. They are written out from the
+class's ``__slots__`` when the class is made (as ``dataclasses`` writes ``__init__``), so the list of fields is
+written once, in ``__slots__``.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar, Self
+
+from .actions import Action
+from .datafiles import JsonState
+from .errors import IllegalAction
+from .events import Event
+from .i18n import messages
+
+#: Generations of states: a seat's data belongs to the state whose generation it carries (copy-on-write).
+generations = itertools.count(1)
+
+Rule = Callable[[Any, Action, list[Event]], None]
+
+
+def _copier(cls: type, name: str, params: str, fields: Sequence[str], set_to: dict[str, str]) -> Callable[..., Any]:
+    """A method ``name(self, <params>)`` returning a new ``cls`` object with each of ``fields`` set as ``set_to``
+    says (a Python expression of ``self`` and the parameters), the others set to the same value as in ``self``."""
+    lines = [f"def {name}(self{params}):", "    n = new(cls)"]
+    lines += [f"    n.{f} = {set_to.get(f, 'self.' + f)}" for f in fields]
+    lines.append("    return n")
+    space = {"new": object.__new__, "cls": cls, "generations": generations}
+    exec("\n".join(lines), space)  # code made from the class's own slot names
+    fn = space[name]
+    fn.__qualname__ = f"{cls.__qualname__}.{name}"
+    fn.__doc__ = getattr(cls, name).__doc__
+    return fn  # type: ignore[no-any-return]
+
+
+class SeatBase:
+    """One seat's holdings, shared between states until a rule changes them (copy-on-write: ``BaseState._seat``).
+
+    A game's seat type lists its fields in ``__slots__`` (``"_gen"``, the generation of the state that owns it,
+    among them); ``clone(gen)`` is written from them. A subclass of that without ``__slots__`` of its own keeps it.
+    """
+
+    __slots__ = ()
+    _gen: int
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        fields = cls.__dict__.get("__slots__")
+        if fields is not None:
+            cls.clone = _copier(cls, "clone", ", gen", fields, {"_gen": "gen"})  # type: ignore[method-assign]
+
+    def clone(self, gen: int) -> Self:
+        """A copy owned by the state of generation ``gen``."""
+        raise NotImplementedError
+
+
+class SeatViewBase:
+    """A read-only view of one seat with ids and names, for users: ``state.player(seat)``. The game's subclass
+    sets its own figures (coins, cards, ...) after calling this ``__init__``."""
+
+    def __init__(self, state: BaseState, seat: int) -> None:
+        self.seat = seat
+        self._state = state
+
+    @property
+    def name(self) -> str:
+        """The seat's name in English (``state.seat_name(seat, lang)`` for another language)."""
+        return self._state.seat_name(self.seat)
+
+
+class BaseState(JsonState):
+    """A position of a game, immutable from the outside: ``apply`` clones it, runs the rule for the action on the
+    clone, then carries out every step without a real decision (``_advance``) until a seat must decide.
+
+    A game's state type names its game in the class statement, ``class State(BaseState, game=..., ...)``: ``game`` (the
+    registered name), ``title`` (in its ``repr``), ``state_format`` (the ``format`` of ``to_dict``), ``seat_texts``
+    (the message table of the seats' default names), ``seat_view`` (what ``player(seat)`` returns, a
+    :class:`SeatViewBase`), and optionally ``cloned_lists`` (the fields ``_clone`` copies as new lists; the others
+    are shared: tuples, replaced and never changed in place) and ``clone_keeps_legal`` (a clone keeps the legal
+    actions, and the game's ``_advance`` resets them where they change). Each subclass gets its own ``plugins``,
+    the table its optional capabilities register in when their modules are imported (``"explain"``: explain_action
+    (state, action, lang); ``"html"``: state_html(state)); the rules never import them.
+    """
+
+    __slots__ = ()
+
+    game: ClassVar[str]
+    title: ClassVar[str]
+    state_format: ClassVar[str]
+    seat_texts: ClassVar[str]
+    seat_view: ClassVar[type]
+    plugins: ClassVar[dict[str, Any]]
+
+    # fields every game's state has (in the subclass's __slots__)
+    _gen: int
+    _legal: tuple[Action, ...] | None
+    cat: Any
+    names: tuple[str, ...] | None
+    n_players: int
+    round: int
+    phase: str
+    to_move: int | None
+    seats: list[Any]
+    events: tuple[Event, ...]
+    last_action: str | None
+    observer: int | None
+
+    def __init_subclass__(cls, *, game: str | None = None, title: str = "", state_format: str = "",
+                          seat_texts: str = "", seat_view: type = SeatViewBase,
+                          cloned_lists: tuple[str, ...] = ("seats",), clone_keeps_legal: bool = False,
+                          **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if game is None:  # a subclass of a game's state (a test's variant) keeps its game and its _clone
+            return
+        cls.game, cls.title, cls.state_format = game, title, state_format
+        cls.seat_texts, cls.seat_view, cls.plugins = seat_texts, seat_view, {}
+        fields = [f for f in cls.__slots__ if f not in ("events", "last_action")]  # type: ignore[attr-defined]
+        unknown = sorted(set(cloned_lists) - set(fields))
+        if unknown:
+            raise TypeError(f"cloned_lists: {unknown} are not fields of {cls.__name__} (its __slots__)")
+        set_to = {"_gen": "next(generations)", "_legal": "self._legal" if clone_keeps_legal else "None",
+                  **{f: f"list(self.{f})" for f in cloned_lists}}
+        cls._clone = _copier(cls, "_clone", "", fields, set_to)  # type: ignore[method-assign]
+
+    def _clone(self) -> Self:
+        """A new state of the next generation with every field but the events and the last action (``apply`` sets
+        them), lists copied, the rest shared: what a transition changes."""
+        raise NotImplementedError
+
+    # -- the game's own parts --------------------------------------------------------------------
+
+    def _rule_for(self, action: Action) -> Rule:
+        """The rule that carries out ``action`` here, or the refusal (IllegalAction naming the rule) raised."""
+        raise NotImplementedError
+
+    def _advance(self, ev: list[Event]) -> None:
+        """Carry out every step without a real decision, until a seat must decide or the game ends."""
+        raise NotImplementedError
+
+    def _tiebreak(self, seat: int) -> int:
+        """What breaks a tie on points (more is better)."""
+        raise NotImplementedError
+
+    def score_breakdown(self, seat: int) -> dict[str, int]:
+        """Points by category if the game ended now (final once it is over)."""
+        raise NotImplementedError
+
+    @property
+    def notation(self) -> Any:
+        """The game's notation: ``parse(text)`` to a canonical Action (cached)."""
+        raise NotImplementedError
+
+    # -- transitions -----------------------------------------------------------------------------
+
+    def apply(self, action: Action | str) -> Self:
+        """The state after ``action``; raises :class:`IllegalAction` (naming the rule) and changes nothing."""
+        a = action if action.__class__ is Action else self.notation.parse(action)
+        rule = self._rule_for(a)  # type: ignore[arg-type]
+        new = self._clone()
+        ev: list[Event] = []
+        rule(new, a, ev)  # type: ignore[arg-type]
+        new._advance(ev)
+        new.events = tuple(ev)
+        new.last_action = a.text  # type: ignore[union-attr]
+        return new
+
+    def _seat(self, i: int) -> Any:
+        """The seat's data, owned by this state (cloned on first write)."""
+        s = self.seats[i]
+        if s._gen != self._gen:
+            s = s.clone(self._gen)
+            self.seats[i] = s
+        return s
+
+    def _same_position(self) -> Self:
+        """A clone with this state's events and last action: the start of ``observe``, ``determinize`` and
+        ``rearranged``, which change only hidden parts."""
+        new = self._clone()
+        new.events = self.events
+        new.last_action = self.last_action
+        return new
+
+    @property
+    def is_over(self) -> bool:
+        """True once the game has ended (nobody is to move)."""
+        return self.phase == "over"
+
+    @property
+    def is_observation(self) -> bool:
+        """True for a state from ``observe``: its hidden parts are placeholders."""
+        return self.observer is not None
+
+    def parse_action(self, text: str | Action) -> Action:
+        """Notation text to its canonical Action; IllegalAction (rule ``notation``) if it is not one."""
+        return self.notation.parse(text)  # type: ignore[no-any-return]
+
+    # -- names and texts -------------------------------------------------------------------------
+
+    def seat_name(self, seat: int, lang: str = "en") -> str:
+        """The seat's name: the name it was given, else its colour in ``lang``."""
+        if self.names is not None:
+            return self.names[seat]
+        return messages.text(self.seat_texts, str(seat), lang, {})
+
+    def event_texts(self, lang: str = "en") -> list[str]:
+        """What the last transition did, one plain-language text per event."""
+        return [self.describe(e, lang) for e in self.events]  # type: ignore[attr-defined]
+
+    def explain_action(self, action: Action | str, lang: str = "en") -> str:
+        """What a legal action would do here, in plain language (for teaching and hover texts)."""
+        return self.plugins["explain"](self, self.notation.parse(action), lang)  # type: ignore[no-any-return]
+
+    def explain(self, error: IllegalAction, lang: str = "en") -> str:
+        """A refusal in ``lang``, with names from this game."""
+        return messages.rule_text(error.rule, lang, error.params, self) or str(error)  # type: ignore[arg-type]
+
+    def player(self, seat: int) -> Any:
+        """A read-only view of a seat's holdings with ids and names."""
+        if not 0 <= seat < self.n_players:
+            raise IndexError(f"seat must be 0..{self.n_players - 1}, not {seat}")
+        return self.seat_view(self, seat)
+
+    @property
+    def catalog(self) -> Any:
+        """The card catalogue this game is played with."""
+        return self.cat
+
+    def __repr__(self) -> str:
+        mv = "-" if self.to_move is None else self.seat_name(self.to_move)
+        return f"<{self.title} {self.n_players}p round {self.round} {self.phase}, to move: {mv}>"
+
+    def _repr_html_(self) -> str:
+        return self.plugins["html"](self)  # type: ignore[no-any-return]
+
+    # -- scoring ---------------------------------------------------------------------------------
+
+    def score(self, seat: int) -> int:
+        """Points if the game ended now: the sum of ``score_breakdown``."""
+        return sum(self.score_breakdown(seat).values())
+
+    def scores(self) -> tuple[int, ...]:
+        """Every seat's ``score``."""
+        return tuple(self.score(i) for i in range(self.n_players))
+
+    def winners(self) -> list[int]:
+        """Seats tied for first after the tie-break (projected while the game runs)."""
+        keys = [(self.score(i), self._tiebreak(i)) for i in range(self.n_players)]
+        best = max(keys)
+        return [i for i, k in enumerate(keys) if k == best]
+
+    def ranks(self) -> list[int]:
+        """1-based rank of each seat (score, then the tie-break); equal keys share a rank."""
+        keys = [(self.score(i), self._tiebreak(i)) for i in range(self.n_players)]
+        return [1 + sum(1 for o in keys if o > k) for k in keys]
+
+    # -- serialization ---------------------------------------------------------------------------
+
+    def _dict_head(self, **first: Any) -> dict[str, Any]:
+        """The fields every ``to_dict`` starts with (``first``: the game's own, right after ``game``)."""
+        return {
+            "format": self.state_format,
+            "game": self.game,
+            **first,
+            "catalog": "default" if self.cat.is_default else self.cat.raw,
+            "players": self.n_players,
+            "names": list(self.names) if self.names else None,
+            "round": self.round,
+            "phase": self.phase,
+        }
+
+    def _dict_tail(self) -> dict[str, Any]:
+        """The fields every ``to_dict`` ends with."""
+        return {"events": [e.to_json() for e in self.events], "last_action": self.last_action,
+                "observer": self.observer}
