@@ -39,6 +39,23 @@ def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+#: Student's t 0.975 quantiles for 1..4 degrees of freedom; from 5 on :func:`t95` uses the Cornish-Fisher series
+#: (within 0.0003 of the exact value).
+_T95_SMALL = (12.706, 4.303, 3.182, 2.776)
+
+
+def t95(dof: int) -> float:
+    """The two-sided 95% quantile of Student's t with ``dof`` degrees of freedom (1.96 as ``dof`` grows)."""
+    if dof < 1:
+        return math.inf
+    if dof <= len(_T95_SMALL):
+        return _T95_SMALL[dof - 1]
+    z, v = 1.959963984540054, float(dof)
+    return (z + (z**3 + z) / (4 * v) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * v**2)
+            + (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / (384 * v**3)
+            + (79 * z**9 + 776 * z**7 + 1482 * z**5 - 1920 * z**3 - 945 * z) / (92160 * v**4))
+
+
 def rollout_seeds(seed: int, r: int) -> tuple[int, Rng]:
     """(determinization seed, policy generator) of rollout ``r``: shared by every action and both modes."""
     return derive_seed(seed, "determinize", r), Rng(seed, "policy", r)
@@ -136,6 +153,17 @@ def _summary(results: list[Leaf], seat: int) -> dict[str, float]:
     return {"win_prob": p, "win_lo": lo, "win_hi": hi, "score_mean": mean, "score_std": std}
 
 
+def _paired_se(top: list[Leaf], other: list[Leaf], seat: int, k: int) -> float:
+    """Standard error of the mean of ``top − other`` over paired rollouts (the same determinization and policy
+    stream, common random numbers): ``k`` 0 the seat's final score, 1 its win share. NaN with one rollout."""
+    d = [a[k][seat] - b[k][seat] for a, b in zip(top, other, strict=True)]
+    n = len(d)
+    if n < 2:
+        return math.nan
+    mean = sum(d) / n
+    return math.sqrt(sum((x - mean) ** 2 for x in d) / (n - 1) / n)
+
+
 def _label(bot: Any) -> str:
     return "random" if bot is None else bot if isinstance(bot, str) else repr(bot)
 
@@ -226,7 +254,9 @@ def compare_actions(state: GameState, rollouts: int = 200, bot: Any = None, mode
                     actions: list[Action | str] | None = None, processes: int | None = None,
                     method: str = "rollouts", horizon: int | None = None) -> pd.DataFrame:
     """Each legal action of the seat to move (or ``actions``), with that seat's win probability and
-    expected final score after it, best first (win probability, then score).
+    expected final score after it, best first (win probability, then score). ``win_gap_se`` and
+    ``score_gap_se``: the standard error of the top action's lead over this one (its win share and final score
+    minus this action's, over the same paired rollouts; 0 for the top action itself), for an interval of the gap.
 
     Every action is played out from the same determinizations with the same policy random streams
     (common random numbers), so the ranking reflects the actions, not the luck of the draw. ``method="hybrid"``
@@ -234,6 +264,24 @@ def compare_actions(state: GameState, rollouts: int = 200, bot: Any = None, mode
     lets the value model score it, as ``evaluate`` does (``"model"`` is not offered: one position's features
     after a move say too little).
     """
+    return _compare(state, rollouts, bot, mode, seed, actions, processes, method, horizon)[0]
+
+
+def judge_moves(state: GameState, rollouts: int = 200, bot: Any = None, mode: str = "fair", seed: int = 0,
+                actions: list[Action | str] | None = None, processes: int | None = None,
+                method: str = "rollouts", horizon: int | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """One judgement of a position, as its mover sees it: ``compare_actions``' table and, from the very same
+    rollouts, every seat's win probability (Wilson 95% interval over the rollouts) and final score after the
+    top action (``attrs["action"]``), so the mover's row there is the top action's row of the table."""
+    df, top = _compare(state, rollouts, bot, mode, seed, actions, processes, method, horizon)
+    seats = pd.DataFrame([{"seat": i, **_summary(top, i)} for i in range(state.n_players)]).set_index("seat")
+    seats.attrs.update({**df.attrs, "action": str(df.loc[0, "action"]), "interval": "sampling"})
+    return df, seats
+
+
+def _compare(state: GameState, rollouts: int, bot: Any, mode: str, seed: int, actions: list[Action | str] | None,
+             processes: int | None, method: str, horizon: int | None) -> tuple[pd.DataFrame, list[Leaf]]:
+    """``compare_actions``' table and the top action's rollouts."""
     if method not in ("rollouts", "hybrid"):
         raise ValueError(f"method must be 'rollouts' or 'hybrid', not {method!r}")
     seat = state.to_move
@@ -247,8 +295,11 @@ def compare_actions(state: GameState, rollouts: int = 200, bot: Any = None, mode
                horizon=horizon if method == "hybrid" else None)
     rows = [{"action": str(a), **_summary(r, seat)} for a, r in zip(acts, res, strict=True)]
     df = pd.DataFrame(rows).sort_values(["win_prob", "score_mean"], ascending=False, kind="stable")
+    top = res[int(df.index[0])] if len(df) else []
+    df["win_gap_se"] = [_paired_se(top, res[int(i)], seat, 1) for i in df.index]
+    df["score_gap_se"] = [_paired_se(top, res[int(i)], seat, 0) for i in df.index]
     df = df.reset_index(drop=True)
     df.insert(0, "rank", range(1, len(df) + 1))
     df.attrs.update({"seat": seat, "rollouts": rollouts, "mode": mode, "seed": seed, "bot": _label(bot),
                      "method": method, **({"horizon": horizon} if method == "hybrid" else {})})
-    return df
+    return df, top

@@ -29,7 +29,7 @@ from typing import Any
 import pandas as pd
 from tqdm.auto import tqdm
 
-from .analysis import compare_actions, evaluate, hybrid_horizon, leaf_outcome, rollout_seeds
+from .analysis import compare_actions, evaluate, hybrid_horizon, leaf_outcome, rollout_seeds, t95
 from .bots.mcts import playout, policy_of
 from .engine.protocol import GameState, get_game, load_state, new_game
 from .engine.rng import Rng, derive_seed
@@ -76,6 +76,8 @@ HYBRID_LEVELS: dict[str, dict[str, float]] = {
 VALUES = (None, "model", "hybrid")
 
 REVIEW_KEY = "review"
+# what a decision keeps of compare_actions' table
+_COMPARED = ["action", "win_prob", "score_mean", "win_gap_se", "score_gap_se"]
 LUCK_KEY = "luck"
 _DIGITS = 4
 
@@ -100,8 +102,10 @@ class Review:
     def summary(self) -> pd.DataFrame:
         """Per seat: decisions, share of best moves, accuracy (share not flagged), inaccuracies, mistakes,
         mean win-probability loss, total score loss, and luck (sum of win-probability and score changes
-        at the supplies)."""
+        at the supplies) with ``luck_margin``, a bound on its 95% sampling error (:func:`luck_margin`)."""
         d, lk = self.decisions, self.luck
+        n_luck = self.settings.get("luck_rollouts")
+        noiseless = self.settings.get("value") == "model"
         seats = sorted(set(d["seat"]).union(lk["seat"] if len(lk) else []))
         rows = []
         for s in seats:
@@ -118,6 +122,7 @@ class Review:
                 "mean_win_loss": float(mine["win_loss"].mean()) if n else math.nan,
                 "score_loss": float(mine["score_loss"].sum()),
                 "luck": float(luck["luck"].sum()) if len(luck) else 0.0,
+                "luck_margin": 0.0 if noiseless or not len(luck) else luck_margin(luck, n_luck),
                 "score_luck": float(luck["score_luck"].sum()) if len(luck) else 0.0,
             })
         return pd.DataFrame(rows).set_index("seat")
@@ -151,6 +156,21 @@ class Review:
         return (f"<Review: {len(self.decisions)} decisions, {flags.get('mistake', 0)} mistakes, "
                 f"{flags.get('inaccuracy', 0)} inaccuracies, {self.luck['round'].nunique() if len(self.luck) else 0}"
                 f" supplies; rollouts={self.settings.get('rollouts')}>")
+
+
+def luck_margin(luck: pd.DataFrame, rollouts: int | None) -> float:
+    """Half the width of a 95% interval for the sum of ``luck`` (rows of one seat) from the rollouts' noise alone.
+
+    Each supply's win chance before and after is a mean of ``rollouts`` values in [0, 1], whose variance is at
+    most p(1 − p)/rollouts; p is taken as Agresti and Coull do (two wins and two losses added: (n·p + 2)/(n + 4),
+    over n + 4), so that an estimate of 0 or 1 from few rollouts still has a spread. The before and after
+    estimates and the supplies are counted as independent. NaN without a rollout count (a review saved without
+    it)."""
+    if not rollouts:
+        return math.nan
+    n = float(rollouts)
+    adjusted = [(n * p + 2) / (n + 4) for col in ("win_before", "win_after") for p in luck[col].clip(0, 1)]
+    return 1.959963984540054 * math.sqrt(sum(q * (1 - q) / (n + 4) for q in adjusted))
 
 
 # ---- flags --------------------------------------------------------------------------------------
@@ -244,7 +264,7 @@ def review(record: GameRecord, rollouts: int = DEFAULT_ROLLOUTS, bot: Any = None
                 **({"horizon": horizon} if value == "hybrid" else {})}
     rows = []
     for nd, res in zip(chosen, results[: len(chosen)], strict=True):
-        ann = _decision_annotation(nd, res, levels)
+        ann = _decision_annotation(nd, res, levels, rollouts)
         nd.annotations[REVIEW_KEY] = ann
         rows.append(_decision_row(nd, ann))
     luck_rows = []
@@ -346,10 +366,12 @@ def _job(job: tuple[Any, ...]) -> Any:
         state = load_state(text)
         if value == "hybrid":  # greedy rollouts ``horizon`` rounds on, scored by the model: find and measure
             df = compare_actions(state, rollouts=rollouts, bot="greedy", seed=seed, method="hybrid", horizon=horizon)
-            return df[["action", "win_prob", "score_mean"]].to_dict("records")
+            return df[_COMPARED].to_dict("records")
         df = compare_actions(state, rollouts=rollouts, bot=bot, seed=seed)
-        rows = df[["action", "win_prob", "score_mean"]].to_dict("records")
+        rows = df[_COMPARED].to_dict("records")
         if value == "model":  # search ranks the moves; the model measures the chosen and the best one
+            for r in rows:  # without sampling noise: no interval from the rollouts
+                r["win_gap_se"] = r["score_gap_se"] = None
             model = load_model(state)
             mover = state.to_move
             obs = state.observe(mover)
@@ -436,13 +458,27 @@ def _r(xs: list[float]) -> list[float]:
     return [round(float(x), _DIGITS) for x in xs]
 
 
-def _decision_annotation(nd: Node, rows: list[dict[str, Any]], levels: dict[str, dict[str, float]]
-                         ) -> dict[str, Any]:
-    """The JSON-ready finding for one decision from compare_actions' rows (best first)."""
+def gain_interval(gain: float, se: float | None, rollouts: int) -> list[float] | None:
+    """The 95% interval of a gap measured over ``rollouts`` paired rollouts: ``gain ± t(rollouts − 1) · se``
+    (Student's t: the standard error is itself estimated from the rollouts); None without a standard error."""
+    if se is None or not math.isfinite(se) or rollouts < 2:
+        return None
+    half = t95(rollouts - 1) * se
+    return [round(gain - half, _DIGITS), round(gain + half, _DIGITS)]
+
+
+def _decision_annotation(nd: Node, rows: list[dict[str, Any]], levels: dict[str, dict[str, float]],
+                         rollouts: int = 0) -> dict[str, Any]:
+    """The JSON-ready finding for one decision from compare_actions' rows (best first). ``gain_ci``: the 95%
+    intervals of the best action's lead over the chosen one (win share and points, from the standard error
+    of their paired difference over the ``rollouts`` rollouts), when the rollouts measured it."""
     best = rows[0]
     chosen = next(r for r in rows if r["action"] == nd.action)
     win_loss = max(0.0, best["win_prob"] - chosen["win_prob"])
     score_loss = max(0.0, best["score_mean"] - chosen["score_mean"])  # the best action is never flagged
+    win_ci = gain_interval(best["win_prob"] - chosen["win_prob"], chosen.get("win_gap_se"), rollouts)
+    score_ci = gain_interval(best["score_mean"] - chosen["score_mean"], chosen.get("score_gap_se"), rollouts)
+    ci = {"gain_ci": {"win": win_ci, "score": score_ci, "rollouts": rollouts}} if win_ci and score_ci else {}
     return {
         "best": best["action"],
         "win_prob": round(chosen["win_prob"], _DIGITS),
@@ -453,6 +489,7 @@ def _decision_annotation(nd: Node, rows: list[dict[str, Any]], levels: dict[str,
         "score_loss": round(score_loss, _DIGITS),
         "flag": classify(win_loss, score_loss, levels),
         "actions": {r["action"]: [round(r["win_prob"], _DIGITS), round(r["score_mean"], _DIGITS)] for r in rows},
+        **ci,
     }
 
 
@@ -484,4 +521,5 @@ def _luck_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
     return df.astype({"round": "int64", "ply": "int64", "seat": "int64"})
 
 
-__all__ = ["DEFAULT_ROLLOUTS", "FLOORS", "THRESHOLDS", "Review", "classify", "outcomes", "review", "thresholds_for"]
+__all__ = ["DEFAULT_ROLLOUTS", "FLOORS", "THRESHOLDS", "Review", "classify", "gain_interval", "luck_margin", "outcomes",
+           "review", "thresholds_for"]

@@ -157,13 +157,14 @@ def test_a_different_action_at_an_earlier_node_is_a_variation_in_the_tree(app: L
 
 
 def test_bot_move_records_the_bot_and_shows_its_reasons(app: LabApp) -> None:
+    app.auto.value = False  # the test moves the bot (a bot to move would start by itself)
     app.set_seat(0, "mcts:iterations=30")
     assert app.bot_move()
     app.wait()
     node = app.node
     assert node.ply == 1 and node.by["bot"] == "mcts" and node.by["iterations"] == 30
     page = app.explanation.value
-    for word in ("visits", "exp. score", "win share", "Why Red played"):
+    for word in ("visits", "exp. points", "win share (%)", "Why Red played"):
         assert word in page
     assert f'class="ssl-chosen"><td class="">{node.action}</td>' in page
     app.back()
@@ -211,7 +212,9 @@ class GatedBot:
 
 
 def gate_seat(app: LabApp, seat: int) -> GatedBot:
-    """Seat ``seat`` is played by a GatedBot (the app asks ``bot_for``, which reads its bot cache)."""
+    """Seat ``seat`` is played by a GatedBot (the app asks ``bot_for``, which reads its bot cache). The bots no
+    longer move by themselves: the test starts the jobs (a bot to move would start at once)."""
+    app.auto.value = False
     app.set_seat(seat, "mcts:seconds=1")
     bot = GatedBot()
     app._bots[seat] = (app.seat_spec(seat), bot)
@@ -295,6 +298,7 @@ def test_charts_follow_the_game_and_overlay_a_variation(app: LabApp) -> None:
 
 
 def test_win_chances_are_computed_along_the_line_and_drawn(app: LabApp) -> None:
+    app.auto.value = False  # the bots play to the round's end, no further
     app.set_seat(0, "random")
     app.set_seat(1, "random")
     app.set_seat(2, "random")
@@ -308,19 +312,21 @@ def test_win_chances_are_computed_along_the_line_and_drawn(app: LabApp) -> None:
     line = series(app, "main", "win_prob")
     assert sorted(line.x) == sorted(float(n.ply) for n in positions)
     assert all(0 <= y <= 1 for y in line.y)
-    assert f"Win chances: {len(positions)} positions (20 rollouts each, fair mode)" in app.message.value
+    said = app.message.value
+    assert f"Win chances: {len(positions)} positions, 20 play-outs each, in fair mode" in said
+    assert "reshuffles what no player can see" in said  # what "fair mode" means, said where it is used
     totals = [sum(series(app, "main", "win_prob", s).y[k] for s in range(3)) for k in range(len(line.y))]
     assert all(abs(t - 1) < 1e-9 for t in totals), "win shares split ties: they sum to 1 per position"
 
 
 def test_win_chances_of_a_variation_are_dashed_from_the_last_shared_position(app: LabApp) -> None:
+    app.auto.value = False  # the bots play to the round's end, no further
     for seat in range(3):
         app.set_seat(seat, "random")
     app.play_to_round_end()
     app.wait()
     app.goto_ply(3)
     main_next = app.node.children[0].action
-    app.auto.value = False
     app.play(next(str(a) for a in app.state.legal_actions() if str(a) != main_next))
     app.play_to_round_end()
     app.wait()
@@ -463,13 +469,15 @@ def test_live_analysis_follows_every_step_and_can_be_turned_off(monkeypatch: pyt
         assert 'data-ply="1"' in app.live_box.value
         win, best = app.live_result()
         assert win["win_prob"].sum() == pytest.approx(1.0) and len(best) == 3
-        # the band is the quick judgement's, measured on held-out games, and says so where it is shown
-        assert win.attrs["interval"] == "measured" and "held-out games" in app.live_box.value
+        # the table is every seat after the mover's best move, from the same rollouts: its band is theirs, and
+        # the panel says so where it is shown
+        assert win.attrs["interval"] == "sampling" and "Wilson, 20 play-outs" in app.live_box.value
         assert best["win_prob"].is_monotonic_decreasing
         assert set(best["action"]) <= {str(a) for a in app.state.legal_actions()}
         # ranked as the review ranks (the hybrid comparison, whose losses were checked against play-outs)
         same = compare_actions(app.state, rollouts=LIVE_ROLLOUTS, bot="greedy", method="hybrid", horizon=2)
-        assert best.equals(same[["action", "win_prob", "score_mean"]].head(3).reset_index(drop=True))
+        cols = ["action", "win_prob", "win_lo", "win_hi", "score_mean"]
+        assert best.equals(same[cols].head(3).reset_index(drop=True))
         assert all(a in app.live_box.value for a in best["action"])
         app.live.value = False
         assert app.live_box.value == ""

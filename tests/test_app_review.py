@@ -77,7 +77,8 @@ def test_review_button_annotates_marks_and_jumps(reviewed):
     assert len(rv.luck) and rv.luck.groupby("round")["luck"].sum().abs().max() < 1e-3  # luck sums to 0 a round
     assert 'data-luck="1"' in app.review_summary.value
     for row in rv.summary().itertuples():
-        cells = (app.record.initial.seat_name(int(row.Index), "en"), f"{row.best_moves:.0%}", f"{row.luck:+.0%}")
+        cells = (app.record.initial.seat_name(int(row.Index), "en"), f"{row.best_moves:.0%}",
+                 f"{100 * row.luck:+.0f} ± {100 * row.luck_margin:.0f} pp")  # luck: a change in percentage points
         assert all(c in app.review_summary.value for c in cells)
     # survives save and load
     again = GameRecord.from_json(app.save_json())

@@ -52,7 +52,7 @@ def test_find_assets_prefers_the_installed_folder(tmp_path: Path) -> None:
 def test_javascript_sends_every_kind_python_accepts() -> None:
     js = (ASSETS / "board.js").read_text(encoding="utf-8")
     sent = set(re.findall(r'kind: "(\w+)"', js))
-    assert sent == {*KINDS, "lang", "step"}  # step: the keys ← → Home End in the app
+    assert sent == {*KINDS, "lang"}  # the keys ← → Home End are the move list's (widgets/tree.js)
 
 
 # ---- construction and traits -----------------------------------------------------------------------

@@ -82,6 +82,9 @@ def test_a_fire_brought_forward_and_played_out_shows_both_lines(session: dict[st
     page.click("button:has-text('To end of game'), button:has-text('Bis Spielende')")
     wait_ply(page, final_ply)
     wait_idle(page)
+    # the charts follow the board a moment after it (chart_delay): wait for the branch to be drawn
+    page.wait_for_function("""() => document.querySelector('.js-plotly-plot').data
+        .some(t => (t.meta || {}).line === 'branch' && (t.x || []).length > 1)""", timeout=TIMEOUT)
     traces = page.evaluate("""() => document.querySelector('.js-plotly-plot').data.map(t => ({
         meta: t.meta || {}, dash: (t.line || {}).dash || null, n: (t.x || []).length}))""")
     branch = [t for t in traces if t["meta"].get("line") == "branch"]

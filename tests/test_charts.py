@@ -176,12 +176,35 @@ def test_the_dashboard_puts_both_charts_in_one_figure(game: tuple[GameRecord, No
     assert sum(1 for t in fig.data if t.x == (None,)) == 1, "one legend key for the dashed lines"
     assert [t.name for t in fig.data if t.showlegend] == [*names, "variation (dashed)"]
     assert fig.layout.xaxis.domain[1] < fig.layout.xaxis3.domain[0] and fig.layout.xaxis3.matches == "x"
-    assert [s.xref for s in fig.layout.shapes] == ["x", "x3"]
+    assert [(s.xref, s.yref) for s in fig.layout.shapes] == [("x", "y domain"), ("x", "y2 domain"),
+                                                              ("x3", "y3 domain")]
     title = next(a for a in fig.layout.annotations if a.text == "<b>Win probability</b>")
     assert title.x == fig.layout.xaxis3.domain[0]
     empty = charts.dashboard_spec(progress, charts.win_spec(charts.win_table([]), names=names))
     note = next(a for a in empty["layout"]["annotations"] if "Win chances" in a["text"])
     assert note["x"] == pytest.approx(sum(fig.layout.xaxis3.domain) / 2)
+
+
+def test_the_now_label_sits_inside_the_plot_beside_the_line(game: tuple[GameRecord, Node]) -> None:
+    """Not above the plot (the titles and the legend are there): at the top of the upper subplot, on the side of the
+    line with more room; the win chart's label takes the side of the course's (they share the x range)."""
+    record, _ = game
+    main = record.trajectory()
+    last = record.end().ply
+    names = ["Red", "Blue", "Green"]
+    early = charts.win_table([(0, 0.0, evaluate(record.initial, rollouts=10))])
+    for current, side, shift in ((0, "left", 3), (5, "left", 3), (last, "right", -3), (last - 5, "right", -3)):
+        progress = charts.progress_spec(main, current=current)
+        (note,) = [a for a in progress["layout"]["annotations"] if a.get("name") == "now"]
+        assert (note["xanchor"], note["xshift"], note["yref"], note["y"], note["yanchor"]) == (
+            side, shift, "y domain", 1, "top")
+        assert [(sh["yref"], sh["x0"]) for sh in progress["layout"]["shapes"]] == [("y domain", current),
+                                                                                  ("y2 domain", current)]
+        wins = charts.win_spec(early, names=names, current=current)  # by itself: only ply 0 is drawn
+        both = charts.dashboard_spec(progress, wins)
+        notes = [a for a in both["layout"]["annotations"] if a.get("name") == "now"]
+        assert [(a["xref"], a["yref"], a["xanchor"]) for a in notes] == [("x", "y domain", side),
+                                                                         ("x3", "y3 domain", side)]
 
 
 def test_the_live_chart_does_not_echo_plotly_bookkeeping() -> None:

@@ -15,9 +15,8 @@ from speicherstadt_lab.engine.protocol import get_game
 from speicherstadt_lab.records import GameRecord, Node
 from speicherstadt_lab.reviewing import REVIEW_KEY
 from speicherstadt_lab.ui.app import LabApp
-from speicherstadt_lab.ui.app.movelist import COMMENT_MAX, GLYPHS, MoveListError, clean_comment, step_of
+from speicherstadt_lab.ui.app.movelist import COMMENT_MAX, GLYPHS, STEPS, MoveListError, clean_comment, step_of
 from speicherstadt_lab.ui.board import Board
-from speicherstadt_lab.ui.widget_base import STEPS
 
 
 @pytest.fixture
@@ -172,82 +171,70 @@ def test_clean_comment_keeps_plain_text() -> None:
 # ---- keyboard steps -------------------------------------------------------------------------------------
 
 
-def step(app: LabApp, to: Any, **extra: Any) -> bool:
-    """A key on the board, as the page reports it (with the position it was pressed on)."""
-    return app.board.handle_message({"kind": "step", "to": to, "rev": app.board.model["rev"], **extra})
+def key(app: LabApp, to: Any, **extra: Any) -> bool:
+    """A key pressed anywhere on the page, as the page reports it (through the move list)."""
+    return app.tree.handle_message({"kind": "step", "to": to, **extra})
 
 
-def test_the_boards_keys_step_through_the_line(app: LabApp) -> None:
+def test_the_keys_step_through_the_line(app: LabApp) -> None:
     play_plies(app, 5)
     end = app.node
-    assert step(app, "prev") and app.node is end.parent and app.board.state is end.parent.state
-    assert step(app, "first") and app.node is app.record.root
-    assert step(app, "prev") and app.node is app.record.root  # nothing before the start
-    assert step(app, "next") and app.node.ply == 1
-    assert step(app, "last") and app.node is end
-    assert step(app, "next") and app.node is end
-    assert not app.board.error
+    assert key(app, "prev") and app.node is end.parent and app.board.state is end.parent.state
+    assert key(app, "first") and app.node is app.record.root and app.tree.current == app._id(app.record.root)
+    assert key(app, "prev") and app.node is app.record.root  # nothing before the start
+    assert key(app, "next") and app.node.ply == 1
+    assert key(app, "last") and app.node is end
+    assert key(app, "next") and app.node is end
+    assert message(app) == "" and not app.board.error
 
 
-@pytest.mark.parametrize(("msg", "field"), [
-    ({"kind": "step"}, "'to'"),
-    ({"kind": "step", "to": "up"}, "'to' must be one of first, prev, next, last, not 'up'"),
-    ({"kind": "step", "to": 1}, "'to'"),
+def test_every_press_counts_however_fast(app: LabApp) -> None:
+    play_plies(app, 10)
+    for _ in range(8):  # sent before the page saw any of them move: each is a step from where the last one left
+        assert key(app, "prev")
+    assert app.node.ply == 2
+    assert key(app, "next") and key(app, "next") and app.node.ply == 4
+
+
+@pytest.mark.parametrize(("msg", "words"), [
+    ({"kind": "step"}, "needs the field 'to'"),
+    ({"kind": "step", "to": "up"}, "field 'to' must be one of first, prev, next, last, not 'up'"),
+    ({"kind": "step", "to": 1}, "field 'to'"),
     ({"kind": "step", "to": "next", "by": 2}, "unexpected field 'by'"),
-    ({"kind": "step", "to": "next", "rev": "x"}, "'rev'"),
-    ({"kind": "step", "to": "next", "rev": True}, "'rev'"),
+    ({"kind": "step", "to": "next", "from": 0}, "unexpected field 'from'"),
 ])
-def test_a_bogus_step_on_the_board_is_refused_naming_the_field(app: LabApp, msg: dict[str, Any],
-                                                               field: str) -> None:
+def test_a_bogus_step_is_refused_naming_the_field(app: LabApp, msg: dict[str, Any], words: str) -> None:
     play_plies(app, 2)
     app.back()
     before = app.node
-    assert not app.board.handle_message(msg)
-    assert field in app.board.error and app.node is before
+    assert not app.tree.handle_message(msg)
+    assert words in message(app) and app.node is before
 
 
-def test_a_step_pressed_on_an_earlier_position_is_dropped_quietly(app: LabApp) -> None:
-    play_plies(app, 3)
-    rev = app.board.model["rev"]
-    assert app.board.handle_message({"kind": "step", "to": "prev", "rev": rev})
-    at = app.node
-    assert not app.board.handle_message({"kind": "step", "to": "prev", "rev": rev})  # a held key, one redraw late
-    assert app.node is at and not app.board.error
-
-
-def test_the_trees_keys_step_and_a_bogus_step_is_refused(app: LabApp) -> None:
-    play_plies(app, 3)
-    end = app.node
-
-    def key(to: Any, **extra: Any) -> bool:
-        return app.tree.handle_message({"kind": "step", "to": to, "from": app.tree.current, **extra})
-
-    assert key("prev") and app.node is end.parent
-    assert key("first") and app.node is app.record.root and app.tree.current == app._id(app.record.root)
-    assert key("last") and app.node is end
-    stale = app.tree.current
-    assert key("prev")
-    assert not app.tree.handle_message({"kind": "step", "to": "prev", "from": stale}) and app.node is end.parent
-    assert message(app) == ""
-    for msg, words in [({"kind": "step", "to": "up", "from": app.tree.current}, "field 'to'"),
-                       ({"kind": "step", "to": "next", "from": "3"}, "field 'from'"),
-                       ({"kind": "step", "to": "next", "from": True}, "field 'from'"),
-                       ({"kind": "step", "to": "next"}, "field 'from'"),
-                       ({"kind": "step", "to": "next", "from": 0, "x": 1}, "unexpected field 'x'")]:
-        assert not app.tree.handle_message(msg), msg
-        assert words in message(app) and app.node is end.parent
+def test_step_of_checks_the_shape() -> None:
+    assert step_of({"kind": "step", "to": "last"}) == "last"
     with pytest.raises(MoveListError, match="unknown message kind 'x'"):
-        step_of({"kind": "x", "to": "next", "from": 0}, 0)
+        step_of({"kind": "x", "to": "next"})
     with pytest.raises(MoveListError, match="message object"):
-        step_of("next", 0)
+        step_of("next")
+    with pytest.raises(MoveListError) as err:
+        step_of({"kind": "step", "to": "up"})
+    assert "Feld 'to'" in err.value.text("de")
+    assert STEPS == ("first", "prev", "next", "last")
+
+
+def test_a_board_takes_no_steps(app: LabApp) -> None:
+    """The keys are the move list's (one listener per page): a board refuses a step like any unknown click."""
+    play_plies(app, 2)
+    assert not app.board.handle_message({"kind": "step", "to": "prev", "rev": app.board.model["rev"]})
+    assert "unknown click kind 'step'" in app.board.error and app.node.ply == 2
     with pytest.raises(ValueError, match="to: must be one of"):
         app.step("sideways")
-    assert STEPS == ("first", "prev", "next", "last")
 
 
 def test_a_board_alone_keeps_its_language_switch_and_takes_no_steps() -> None:
     board = Board()
-    assert board.lang_switch and not board.step_keys
+    assert board.lang_switch
     assert not board.handle_message({"kind": "step", "to": "next", "rev": board.model["rev"]})
     assert "unknown click kind 'step'" in board.error
 
@@ -256,14 +243,14 @@ def test_a_board_alone_keeps_its_language_switch_and_takes_no_steps() -> None:
 
 
 def test_one_language_switch_sets_every_text(app: LabApp) -> None:
-    assert not app.board.lang_switch and app.board.step_keys
+    assert not app.board.lang_switch
     app.set_lang("de")
     assert app.board.lang == "de" and app.board.model["lang"] == "de"
     assert app.tree.labels["chance"] == "Zufall" and app.comment.placeholder.startswith("Kommentar")
     app.new_game(players=2, game="packet_row", seats=["human", "human"])  # a new board view: still none
-    assert not app.board.lang_switch and app.board.step_keys and app.board.lang == "de"
+    assert not app.board.lang_switch and app.board.lang == "de"
     app.tutorial_button.value = True
-    (page,) = app._page.children
+    (page,) = app._tutorial_box.children
     switch, body = page.children
     assert switch.layout.display == "none"  # the tutorial in the app follows the top bar's switch
     boards = [c for box in body.children if hasattr(box, "children") for c in box.children if isinstance(c, Board)]
@@ -273,9 +260,9 @@ def test_one_language_switch_sets_every_text(app: LabApp) -> None:
 def test_the_live_analysis_follows_the_switch_too() -> None:
     app = LabApp(players=3, seed=1, seats=["human"] * 3, threaded=False, chart_delay=0)
     try:
-        assert "wins" in app.live_box.value  # the game's value model ships with the lab
+        assert "win chance" in app.live_box.value  # the game's value model ships with the lab
         app.set_lang("de")
-        assert "gewinnt" in app.live_box.value and "wins" not in app.live_box.value
+        assert "Siegchance" in app.live_box.value and "win chance" not in app.live_box.value
     finally:
         app.close()
 

@@ -90,7 +90,7 @@ def test_javascript_sends_every_kind_python_accepts() -> None:
     literal = set(re.findall(r'kind: "(\w+)"', js))
     buttons = {"decline", "pass", "done"}  # sent as {kind: bt.kind} from the model's buttons
     assert "kind: bt.kind" in js
-    assert literal | buttons == {*KINDS, "lang", "step"}  # step: the keys ← → Home End in the app
+    assert literal | buttons == {*KINDS, "lang"}  # the keys ← → Home End are the move list's (widgets/tree.js)
 
 
 def test_model_module_needs_no_widget_library() -> None:

@@ -75,15 +75,19 @@ def test_the_tutorial_is_the_apps_second_page() -> None:
     from speicherstadt_lab.ui.app import LabApp
 
     app = LabApp(players=3, seed=1, threaded=False, chart_delay=0)
-    lab = app._page.children
+    lab, tutorial = app._lab_box, app._tutorial_box
+    both = app._page.children
+    assert both == (lab, tutorial) and lab.layout.display != "none" and tutorial.layout.display == "none"
     app.tutorial_button.value = True
-    (page,) = app._page.children
-    assert page is not lab[0] and "Demand" in texts(page)
+    (page,) = tutorial.children
+    assert lab.layout.display == "none" and tutorial.layout.display != "none" and "Demand" in texts(page)
     app.set_lang("de")
-    (page,) = app._page.children
+    (page,) = tutorial.children
     assert "Nachfrage" in texts(page)
     back = page.children[1].children[1]
     assert back.description == "← zurück zum Labor"
     back.click()
-    assert not app.tutorial_button.value and app._page.children == lab
+    assert not app.tutorial_button.value and lab.layout.display != "none" and tutorial.layout.display == "none"
+    # the lab was hidden, never taken out of the page: its views (the chart's) live on
+    assert app._page.children == both and lab.children == app._lab_page
     app.close()

@@ -86,8 +86,6 @@ function button(cls, label, onclick, children = [], title = undefined) {
   return el("button", { type: "button", class: cls, title, "aria-label": label, onclick }, children);
 }
 
-const STEP_KEYS = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" };
-
 function render({ model, el: host }) {
   const root = el("div", { class: "ssl-board" });
   const wrap = el("div", { class: "ssl-wrap" }, [root]);
@@ -100,24 +98,6 @@ function render({ model, el: host }) {
   // every click names the position it was made on (model.rev); Python refuses one made on an earlier position
   const send = (msg) => model.send(msg.kind === "lang" ? msg : { ...msg, rev: (model.get("model") || {}).rev });
 
-  // ← → Home End on the focused board step through the record (the app turns this on: step_keys); Python checks
-  // the step and moves, as its buttons do. A redraw that removed the focused button gives the focus back to the board.
-  const onKey = (ev) => {
-    const to = STEP_KEYS[ev.key];
-    if (!to || !model.get("step_keys") || ev.altKey || ev.ctrlKey || ev.metaKey || ev.shiftKey) return;
-    if (ev.target.closest && ev.target.closest("input, select, textarea")) return;
-    ev.preventDefault();
-    send({ kind: "step", to });
-  };
-  const keys = () => {
-    if (model.get("step_keys")) wrap.setAttribute("tabindex", "0");
-    else wrap.removeAttribute("tabindex");
-  };
-  const keepFocus = (focused) => {
-    if (focused && model.get("step_keys") && !wrap.contains(document.activeElement)) wrap.focus({ preventScroll: true });
-  };
-  wrap.addEventListener("keydown", onKey);
-  keys();
 
   function draw() {
     const m = model.get("model") || {};
@@ -747,7 +727,8 @@ function render({ model, el: host }) {
               icon(c.kind, "ssl-chip-icon"),
               (c.kind === "merchant" || c.kind === "delivery") && c.good ? cube(c.good) : null,
               c.badge && c.kind !== "merchant" ? el("b", { text: c.badge }) : null,
-              g.cards.length === 1 || c.kind === "merchant" || c.kind === "delivery"
+              // the name, unless the group's label and the card's number say it all (never an icon alone)
+              g.cards.length === 1 || c.kind === "merchant" || c.kind === "delivery" || !c.badge
                 ? el("span", { text: c.name })
                 : null,
             ];
@@ -828,11 +809,9 @@ function render({ model, el: host }) {
       header,
       banner,
       el("div", { class: "ssl-main" }, [el("div", { class: "ssl-left" }, [topRow, harbour, kaiBar, dockPanel]), side]),
-      el("div", { class: "ssl-seats" }, seats),
+      el("div", { class: "ssl-seats", style: { "--n": m.seats.length } }, seats), // one row of seats (board.css)
     ];
-    const focused = wrap.contains(document.activeElement);
     root.replaceChildren(...parts.filter(Boolean));
-    keepFocus(focused);
   }
 
   const onModel = () => {
@@ -849,13 +828,10 @@ function render({ model, el: host }) {
   model.on("change:highlight", draw);
   model.on("change:error", onError);
   model.on("change:lang_switch", draw);
-  model.on("change:step_keys", keys);
   draw();
   return () => {
     wrap.remove();
-    wrap.removeEventListener("keydown", onKey);
     model.off("change:lang_switch", draw);
-    model.off("change:step_keys", keys);
     model.off("change:model", onModel);
     model.off("change:highlight", draw);
     model.off("change:error", onError);

@@ -73,8 +73,6 @@ function covers(big, small) {
   return true;
 }
 
-const STEP_KEYS = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" };
-
 function render({ model, el: host }) {
   const root = el("div", { class: "prb-board" });
   const wrap = el("div", { class: "prb-wrap" }, [root]);
@@ -86,24 +84,6 @@ function render({ model, el: host }) {
   // every click names the position it was made on (model.rev); Python refuses one made on an earlier position
   const send = (msg) => model.send(msg.kind === "lang" ? msg : { ...msg, rev: (model.get("model") || {}).rev });
 
-  // ← → Home End on the focused board step through the record (the app turns this on: step_keys); Python checks
-  // the step and moves, as its buttons do. A redraw that removed the focused button gives the focus back to the board.
-  const onKey = (ev) => {
-    const to = STEP_KEYS[ev.key];
-    if (!to || !model.get("step_keys") || ev.altKey || ev.ctrlKey || ev.metaKey || ev.shiftKey) return;
-    if (ev.target.closest && ev.target.closest("input, select, textarea")) return;
-    ev.preventDefault();
-    send({ kind: "step", to });
-  };
-  const keys = () => {
-    if (model.get("step_keys")) wrap.setAttribute("tabindex", "0");
-    else wrap.removeAttribute("tabindex");
-  };
-  const keepFocus = (focused) => {
-    if (focused && model.get("step_keys") && !wrap.contains(document.activeElement)) wrap.focus({ preventScroll: true });
-  };
-  wrap.addEventListener("keydown", onKey);
-  keys();
 
   function draw() {
     const m = model.get("model") || {};
@@ -382,7 +362,6 @@ function render({ model, el: host }) {
       ]);
     });
 
-    const focused = wrap.contains(document.activeElement);
     root.replaceChildren(...[
       header,
       banner,
@@ -395,7 +374,6 @@ function render({ model, el: host }) {
         el("div", { class: "prb-side" }, [status, actions, log]),
       ]),
     ].filter(Boolean));
-    keepFocus(focused);
   }
 
   const onModel = () => {
@@ -411,13 +389,10 @@ function render({ model, el: host }) {
   model.on("change:highlight", draw);
   model.on("change:error", onError);
   model.on("change:lang_switch", draw);
-  model.on("change:step_keys", keys);
   draw();
   return () => {
     wrap.remove();
-    wrap.removeEventListener("keydown", onKey);
     model.off("change:lang_switch", draw);
-    model.off("change:step_keys", keys);
     model.off("change:model", onModel);
     model.off("change:highlight", draw);
     model.off("change:error", onError);

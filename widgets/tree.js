@@ -3,6 +3,41 @@
 // comment; variations indented after the move they replace, chance variations with a die (⚄). Python sends the tree
 // (the `tree` trait); the JavaScript only draws it and reports clicks ({kind: "goto"}) and keys ({kind: "step"}).
 const STEP_KEYS = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" };
+// Fields that take typing and controls that use the arrows themselves keep their keys.
+const OWN_KEYS = "textarea, select, [contenteditable]:not([contenteditable=false]), [role=slider], [role=textbox], "
+  + "[role=spinbutton], [role=combobox]";
+const NOT_TYPED = new Set(["checkbox", "radio", "button", "submit", "reset", "image", "file", "color"]);
+
+function keepsKeys(target) {
+  if (!(target instanceof Element)) return false;
+  if (target.closest(OWN_KEYS)) return true;
+  const input = target.closest("input");
+  return !!input && !NOT_TYPED.has(input.type);
+}
+
+// ← → Home End step through the record with the focus anywhere on the page: one keydown listener per page, however
+// many tree views are drawn (the move list shown twice, two apps on a page). It picks one shown view, the one
+// around the focus (its app, or the tree itself), else with nothing focused the last one drawn, and that view sends
+// one message per press: a relative step that Python takes in order, so no press is lost, however fast.
+function pageKeys() {
+  const key = Symbol.for("speicherstadt_lab.stepKeys");
+  const reg = window[key] || (window[key] = { views: [] });
+  if (!reg.listening) {
+    reg.listening = true;
+    document.addEventListener("keydown", (ev) => {
+      const to = STEP_KEYS[ev.key];
+      if (!to || ev.defaultPrevented || ev.altKey || ev.ctrlKey || ev.metaKey || ev.shiftKey) return;
+      if (keepsKeys(ev.target)) return;
+      const shown = reg.views.filter((v) => v.shown());
+      const nothing = ev.target === document.body || ev.target === document.documentElement;
+      const view = shown.find((v) => v.scope().contains(ev.target)) || (nothing ? shown[shown.length - 1] : null);
+      if (!view) return;
+      ev.preventDefault();
+      view.send(to);
+    });
+  }
+  return reg;
+}
 
 function render({ model, el }) {
   const box = document.createElement("div");
@@ -92,21 +127,21 @@ function render({ model, el }) {
     box.replaceChildren(main);
     mark(focused);
   }
-  const onKey = (ev) => {
-    const to = STEP_KEYS[ev.key];
-    if (!to || ev.altKey || ev.ctrlKey || ev.metaKey || ev.shiftKey) return;
-    ev.preventDefault();
-    model.send({ kind: "step", to, from: model.get("current") });
+  const keys = pageKeys();
+  const view = {
+    scope: () => el.closest(".ssl-app") || el,
+    shown: () => el.isConnected && (el.checkVisibility ? el.checkVisibility() : el.getClientRects().length > 0),
+    send: (to) => model.send({ kind: "step", to }),
   };
+  keys.views.push(view);
   const onCurrent = () => mark();
-  box.addEventListener("keydown", onKey);
   model.on("change:tree", draw);
   model.on("change:seats", draw);
   model.on("change:labels", draw);
   model.on("change:current", onCurrent);
   draw();
   return () => {
-    box.removeEventListener("keydown", onKey);
+    keys.views.splice(keys.views.indexOf(view), 1);
     model.off("change:tree", draw);
     model.off("change:seats", draw);
     model.off("change:labels", draw);

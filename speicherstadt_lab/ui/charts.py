@@ -120,15 +120,22 @@ def _layout(height: int, **extra: Any) -> dict[str, Any]:
     }
 
 
-def _marker(current: float | None, label: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """A dotted vertical line at ``current`` (shape) and its label (annotation)."""
+def _marker(current: float | None, label: str, xs: Iterable[float] = (),
+            axes: Sequence[str] = ("y",)) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """A dotted vertical line at ``current`` through each subplot of ``axes`` (shapes; not across the gaps between
+    them, where the titles are) and its label (annotation, named "now"). The label sits inside the top subplot, at
+    its top, beside the line on the side with more room (``xs``: the x values drawn): never on the titles and the
+    legend above the plot, nor cut off at the plot's edge."""
     if current is None:
         return [], []
-    shape = {"type": "line", "xref": "x", "yref": "paper", "x0": current, "x1": current, "y0": 0, "y1": 1,
-             "line": {"color": BRICK, "width": 1.5, "dash": "dot"}}
-    note = {"text": label, "xref": "x", "yref": "paper", "x": current, "y": 1, "yanchor": "bottom",
-            "showarrow": False, "font": {"size": 10, "color": BRICK}}
-    return [shape], [note]
+    shapes = [{"type": "line", "name": "now", "xref": "x", "yref": f"{y} domain", "x0": current, "x1": current,
+               "y0": 0, "y1": 1, "line": {"color": BRICK, "width": 1.5, "dash": "dot"}} for y in axes]
+    span = [0.0, current, *xs]
+    right = current > (min(span) + max(span)) / 2  # past the middle: the label goes left of the line
+    note = {"text": label, "name": "now", "xref": "x", "yref": f"{axes[0]} domain", "x": current, "y": 1,
+            "xanchor": "right" if right else "left", "xshift": -3 if right else 3, "yanchor": "top", "yshift": -2,
+            "showarrow": False, "bgcolor": "rgba(255,250,240,0.85)", "font": {"size": 10, "color": BRICK}}
+    return shapes, [note]
 
 
 def _key_trace(text: str) -> dict[str, Any]:
@@ -170,7 +177,7 @@ def progress_spec(main: pd.DataFrame, branch: pd.DataFrame | None = None, *, nam
                 })
     if branch is not None:
         data.append(_key_trace(t["variation_key"]))
-    shapes, notes = _marker(current, t["now"])
+    shapes, notes = _marker(current, t["now"], [x for _, rows in lines for x in rows["x"]], axes=("y", "y2"))
     titles = [{"text": f"<b>{t[key]}</b>", "xref": "paper", "yref": "paper", "x": 0, "y": y, "xanchor": "left",
                "yanchor": "bottom", "showarrow": False, "font": {"size": 12, "color": INK}}
               for key, y in (("score", 1.0), ("metric", 0.44))]
@@ -219,7 +226,8 @@ def review_marks(marks: pd.DataFrame, names: Sequence[str], lang: str = "en") ->
     for flag in ("inaccuracy", "mistake"):
         mine = marks[marks["flag"] == flag] if len(marks) else marks
         text = [f"{int(r.ply)}. {names[int(r.seat)] if int(r.seat) < len(names) else r.seat}: {r.action} — "
-                f"{t[flag]}<br>{t['best']}: {r.best_action} ({t['loss']} {r.win_loss:.0%}, {r.score_loss:.1f})"
+                f"{t[flag]}<br>{t['best']}: {r.best_action} "
+                f"({t['loss'].format(win=f'{100 * r.win_loss:.0f}', score=f'{r.score_loss:.1f}')})"
                 for r in mine.itertuples()]
         out.append({
             "type": "scatter", "x": mine["x"].astype(float).tolist(), "y": mine["win_prob"].astype(float).tolist(),
@@ -263,7 +271,8 @@ def win_spec(main: pd.DataFrame, branch: pd.DataFrame | None = None, *, names: S
         data.append(_key_trace(t["variation_key"]))
     if marks is not None:
         data.extend(review_marks(marks, names, lang))
-    shapes, notes = _marker(current, t["now"])
+    drawn = [float(v) for _, table in lines for v in table[col]]
+    shapes, notes = _marker(current, t["now"], drawn)
     if not len(main) and (marks is None or not len(marks)):
         notes.append({"text": t["no_win"], "showarrow": False, "xref": "paper", "yref": "paper", "x": 0.5, "y": 0.5,
                       "xanchor": "center", "font": {"size": 12, "color": MUTED}})
@@ -310,11 +319,18 @@ def dashboard_spec(progress: Spec, wins: Spec, split: float = 0.5, gap: float = 
     layout["xaxis3"] = {**wins["layout"]["xaxis"], "domain": right, "anchor": "y3", "matches": "x"}
     layout["yaxis3"] = {**wins["layout"]["yaxis"], "domain": [0, 1], "anchor": "x3"}
     width = right[1] - right[0]
+    # the x range is shared: the win chart's "now" label takes the side the course's chose (it knows the whole line)
+    side = next(({k: an[k] for k in ("xanchor", "xshift")} for an in layout.get("annotations", [])
+                 if an.get("name") == "now"), {})
 
     def move(item: dict[str, Any]) -> dict[str, Any]:
         out = dict(item)
+        if out.get("yref") in ("y", "y domain"):
+            out["yref"] = out["yref"].replace("y", "y3", 1)
         if out.get("xref") == "x":
             out["xref"] = "x3"
+            if out.get("name") == "now" and "text" in out:
+                out.update(side)
         elif out.get("xref") == "paper":
             for key in ("x", "x0", "x1"):
                 if isinstance(out.get(key), int | float):

@@ -16,6 +16,7 @@ from typing import Any
 
 from ..engine.actions import Action
 from ..engine.i18n import LANGS, load_messages, messages
+from ..engine.protocol import get_game
 from ..games.speicherstadt import kaispeicher as kai_rules
 from ..games.speicherstadt.explain import explain_action
 from ..games.speicherstadt.render import SEAT_COLOURS
@@ -203,6 +204,13 @@ def _log(states: Sequence[Any], lang: str) -> list[dict[str, Any]]:
     return out
 
 
+def _title(state: Any) -> str:
+    """The board's title: that of the game's variant the position is of ("Die Speicherstadt + Kaispeicher")."""
+    fits = [(len(v.options), v.title) for v in get_game(state.game).choices()
+            if all(getattr(state, k, None) == x for k, x in v.options.items())]
+    return max(fits)[1] if fits else "Die Speicherstadt"
+
+
 def _prompt(state: Any, lang: str, viewer: int | None) -> str:
     if state.is_over:
         return _t("prompt", "over", lang, state, seats=state.winners())
@@ -353,7 +361,7 @@ def board_model(state: Any, lang: str = "en", seat: int | None = None, log: Iter
     model = {
         "format": MODEL_FORMAT,
         "lang": lang,
-        "title": "Die Speicherstadt",
+        "title": _title(state),
         "round": state.round,
         "round_label": _t("ui", "round", lang, round=state.round),
         "last_round": bool(getattr(state, "last_round", False)) and not state.is_over,

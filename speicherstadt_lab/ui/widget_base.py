@@ -14,13 +14,9 @@ import traitlets
 
 from ..engine.errors import IllegalAction
 from ..engine.i18n import LANGS
-from .clicks import click_kind
 from .model import show_value
 
 ActionCallback = Callable[[str], Any]
-StepCallback = Callable[[str], Any]
-#: Where a ``step`` message moves in a record: the keys ← → Home End (the board and the app's move list).
-STEPS = ("first", "prev", "next", "last")
 
 
 class GameBoard(anywidget.AnyWidget):
@@ -37,8 +33,6 @@ class GameBoard(anywidget.AnyWidget):
     seat = traitlets.Int(None, allow_none=True)
     #: the board's own EN/DE buttons (off in the app, whose one switch sets every text, the board's included)
     lang_switch = traitlets.Bool(True).tag(sync=True)
-    #: ← → Home End on the focused board report ``{"kind": "step", "to": ...}`` (on in the app)
-    step_keys = traitlets.Bool(False).tag(sync=True)
 
     default_game: ClassVar[str] = "speicherstadt"
     log_size: ClassVar[int] = 8
@@ -61,7 +55,6 @@ class GameBoard(anywidget.AnyWidget):
         self._state = state
         self._history: list[Any] = []  # earlier states, oldest first, for the log and the highlight
         self._callbacks: list[ActionCallback] = []
-        self._step_callbacks: list[StepCallback] = []
         self._error_source: Callable[[str], str] | None = None
         self._rev = 0  # which position the board shows: clicks carry it back, so a stale click is refused
         super().__init__(lang=lang, seat=seat, **kwargs)
@@ -141,23 +134,16 @@ class GameBoard(anywidget.AnyWidget):
         else:
             self._callbacks.append(callback)
 
-    def on_step(self, callback: StepCallback) -> None:
-        """Call ``callback(to)`` (one of :data:`STEPS`) for each valid ``step`` message (the keys ← → Home End)."""
-        self._step_callbacks.append(callback)
-
     def handle_message(self, msg: Any) -> bool:
         """Check a browser message, then apply it (or pass it to the callbacks). True if it was accepted.
 
-        Besides the action kinds, ``{"kind": "lang", "lang": "de"}`` switches the language, and with ``on_step``
-        callbacks ``{"kind": "step", "to": "next", "rev": n}`` reports a key (see :meth:`_step`). The page adds
+        Besides the action kinds, ``{"kind": "lang", "lang": "de"}`` switches the language. The page adds
         ``rev``, the ``model["rev"]`` of the position it clicked on: a click made on an earlier position (the
         board moved on meanwhile, say after a bot's move or a double click) is refused. Python callers may
         leave ``rev`` out.
         """
         if isinstance(msg, dict) and msg.get("kind") == "lang":
             return self._switch_lang(msg)
-        if isinstance(msg, dict) and msg.get("kind") == "step" and self._step_callbacks:
-            return self._step(msg)
         state = self._state
         error = self.click_error
         try:
@@ -188,28 +174,6 @@ class GameBoard(anywidget.AnyWidget):
                 callback(new.last_action or text)
         else:
             self.state = new
-        return True
-
-    def _step(self, msg: dict[str, Any]) -> bool:
-        """A key that steps through the record: the shape is checked (``to`` one of :data:`STEPS`, naming the
-        field at fault), then the callbacks move. A step made on an earlier position (a held key repeats faster
-        than the board redraws) is dropped without a complaint: stepping on from a newer position is the
-        next key's work."""
-        error = self.click_error
-        rev = msg.get("rev", self._rev)
-        try:
-            if isinstance(rev, bool) or not isinstance(rev, int):
-                raise error("stale", field="rev", got=show_value(rev), now=self._rev)
-            click_kind({k: v for k, v in msg.items() if k != "rev"}, {"step": ("to",)}, error)
-            if msg["to"] not in STEPS:
-                raise error("choice", field="to", allowed=", ".join(STEPS), got=show_value(msg["to"]))
-        except error as err:
-            self._set_error(lambda lang, err=err: err.text(lang))
-            return False
-        if rev != self._rev:
-            return False
-        for callback in list(self._step_callbacks):
-            callback(msg["to"])
         return True
 
     def _switch_lang(self, msg: dict[str, Any]) -> bool:

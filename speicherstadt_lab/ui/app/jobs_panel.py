@@ -33,6 +33,20 @@ class JobRunner:
             return True
         return False
 
+    def _refuse_if_over(self) -> bool:
+        """Say so (and True) where the game on the board is over: no bot has anything to play."""
+        if self.node.state.is_over:
+            self._say(text(self.lang_code, "over"))
+            return True
+        return False
+
+    def _show_play_buttons(self) -> None:
+        """The buttons Bot move, To end of round and To end of game: off while a job runs and where the game on
+        the board is over (nothing is left for a bot to play)."""
+        off = self._job is not None or self.node.state.is_over
+        for b in (self.bot_button, self.round_button, self.end_button):
+            b.disabled = off
+
     def _start(self, kind: str, work: Callable[[Job], None]) -> bool:
         """Run ``work(job)`` as the one background job; False (and a message) if another job runs."""
         with self._lock:
@@ -54,7 +68,8 @@ class JobRunner:
                     self._set_busy(False)
                     if self._pending_auto:
                         self._pending_auto = False
-                        self._maybe_autoplay()
+                        if not (job.plays and job.cancel.is_set()):  # cancelled bots stay stopped
+                            self._maybe_autoplay()
                     self._show_activity()
 
         if self.threaded:
@@ -111,9 +126,9 @@ class JobRunner:
     def _set_busy(self, busy: bool) -> None:
         job = self._job
         plays = busy and job is not None and job.plays
-        for b in (self.bot_button, self.round_button, self.end_button, self.win_button, self.new_button,
-                  self.review_button):
+        for b in (self.win_button, self.new_button, self.review_button):
             b.disabled = busy
+        self._show_play_buttons()
         self.loader.disabled = busy
         self.saver.disabled = plays
         for b in (self.first_button, self.back_button, self.forward_button, self.last_button, self.promote_button,

@@ -47,8 +47,8 @@ from .whatif_panel import WhatIfPanel
 from .widgets import Loader, Saver, TreeView
 
 SHOW_EVERY = 0.15  # seconds between board updates while bots play on
-# The board in the app: the top bar's one language switch sets its texts; ← → Home End step through the record.
-BOARD_IN_APP = {"lang_switch": False, "step_keys": True}
+# The board in the app: the top bar's one language switch sets its texts (the keys ← → Home End: the move list's).
+BOARD_IN_APP = {"lang_switch": False}
 
 # The app's stylesheet (widgets/app.css), put on the page by a hidden HTML widget.
 APP_CSS = "<style>\n" + (ASSETS / "app.css").read_text(encoding="utf-8") + "</style>"
@@ -87,6 +87,7 @@ class LabApp(Navigation, MoveList, SeatsPanel, Labels, JobRunner, ChartsPanel, L
         self._chart_gen = self._chart_synced = 0
         self._job: Job | None = None
         self._pending_auto = False
+        self._hold_auto = False  # True while new_game sets the seats of the game it is about to start
         self._syncing = False
         self._relabeling = False
         self._bots: dict[int, tuple[str, Any]] = {}
@@ -184,13 +185,14 @@ class LabApp(Navigation, MoveList, SeatsPanel, Labels, JobRunner, ChartsPanel, L
         # greedy by default: 100 greedy rollouts judged held-out games best of all the lab's ways, random ones worst
         # (docs/review.md, "Calibration"); their Wilson band is then one for the win chance of greedy play
         self.rollout_bot = w.Dropdown(options=[(t["rb_random"], "random"), (t["rb_greedy"], "greedy")],
-                                      value="greedy", layout=lay(width="140px"))
+                                      value="greedy", layout=lay(width="auto"))  # as wide as its longest label
         self.review_button = w.Button(description=t["review"], button_style="primary", layout=lay(width="auto"))
         self.review_button.add_class("ssl-review-btn")
         self.review_rollouts = w.BoundedIntText(value=REVIEW_ROLLOUTS, min=2, max=500, step=5,
                                                 description=t["review_rollouts"], style={"description_width": "auto"},
                                                 layout=lay(width="200px"))
         self.flag_list = w.Select(options=[], rows=6, layout=lay(width="100%"))
+        self.flag_list.add_class("ssl-flag-list")
         self.review_rollouts.add_class("ssl-review-rollouts")
         self.review_summary = w.HTML(layout=lay(width="100%"))  # per seat: best moves, flags, luck
         self.alternative = w.HTML(layout=lay(width="100%"))
@@ -199,6 +201,7 @@ class LabApp(Navigation, MoveList, SeatsPanel, Labels, JobRunner, ChartsPanel, L
                                       layout=lay(width="auto", display="none"))
         self.rules = w.Accordion(children=[w.HTML()], layout=lay(width="100%"))
         self.rules.selected_index = None
+        self.rules.add_class("ssl-rules-panel")
         self.tutorial_button = w.ToggleButton(value=False, layout=lay(width="auto"))
         self.tutorial_button.add_class("ssl-tutorial-btn")
         self.tutorial_button.observe(lambda _c: self._show_page(), "value")
@@ -232,7 +235,8 @@ class LabApp(Navigation, MoveList, SeatsPanel, Labels, JobRunner, ChartsPanel, L
         self.tree.on_step(self._on_tree_step)
         self.comment.observe(self._on_comment_box, "value")
         for k, dd in enumerate(self.seat_kinds):
-            dd.observe(lambda _c, k=k: self._bots.pop(k, None), "value")
+            dd.observe(lambda _c, k=k: self._on_seat_kind(k), "value")
+        self.auto.observe(lambda c: self._maybe_autoplay() if c["new"] else None, "value")
         self.mcts_strength.observe(lambda _c: self._bots.clear(), "value")
 
         self.widget = self._layout()
@@ -272,7 +276,8 @@ class LabApp(Navigation, MoveList, SeatsPanel, Labels, JobRunner, ChartsPanel, L
             panel("live_panel", self.live, self.live_box),
             self._whatif_panel(),
             panel("explain", self.explanation),
-        ], layout=w.Layout(width="380px", flex="0 0 380px"))
+        ], layout=w.Layout(width="clamp(380px, 23vw, 460px)", flex="0 0 auto"))  # wider on wide screens
+        side.add_class("ssl-sidebar")
         self.board.layout = w.Layout(flex="1 1 0", min_width="0", width="auto")  # the board sizes by its container
         main = self._main = w.HBox([self.board, side], layout=w.Layout(width="100%", align_items="flex-start"))
         chart_bar = w.HBox([self.x_mode, self.win_button, self.rollouts, self.rollout_bot],
@@ -291,8 +296,13 @@ class LabApp(Navigation, MoveList, SeatsPanel, Labels, JobRunner, ChartsPanel, L
         chart_panel = w.VBox([chart_bar, w.HBox([figs, review_box], layout=w.Layout(width="100%"))],
                              layout=w.Layout(width="100%"))
         chart_panel.add_class("ssl-panel")
-        self._lab_page = (main, chart_panel, self.rules, self._scenario_panel())
-        self._page = w.VBox(list(self._lab_page), layout=w.Layout(width="100%"))
+        scenario = self._scenario_panel()  # and the notice above the board with a started scenario's text
+        self._lab_page = (self.scenario_note, main, chart_panel, self.rules, scenario)
+        # Both pages stay in the page, the one not shown hidden (``_show_page``): a widget taken out of the page
+        # loses its view, and plotly's chart view leaves its listeners behind when it goes (the chart froze).
+        self._lab_box = w.VBox(list(self._lab_page), layout=w.Layout(width="100%"))
+        self._tutorial_box = w.VBox(layout=w.Layout(width="100%", display="none"))
+        self._page = w.VBox([self._lab_box, self._tutorial_box], layout=w.Layout(width="100%"))
         self.probe = Probe()
         app = w.VBox([css, self.probe, top, self._page], layout=w.Layout(width="100%"))
         app.add_class("ssl-app")
@@ -310,16 +320,18 @@ class LabApp(Navigation, MoveList, SeatsPanel, Labels, JobRunner, ChartsPanel, L
         return box
 
     def _show_page(self) -> None:
-        """The app's second page, the guided first game, in place of the lab (and back)."""
-        if not self.tutorial_button.value:
-            self._page.children = self._lab_page
-            return
-        from ..tutorial import build
+        """The app's second page, the guided first game, in place of the lab (and back): the lab is hidden, never
+        taken out of the page, so its views (the chart's above all) live on and keep following the game."""
+        shown = self.tutorial_button.value
+        if shown:
+            from ..tutorial import build
 
-        lang = self.lang_code
-        if self._tutorial is None or self._tutorial[0] != lang:
-            self._tutorial = (lang, build(lang, back=lambda: setattr(self.tutorial_button, "value", False)))
-        self._page.children = (self._tutorial[1],)
+            lang = self.lang_code
+            if self._tutorial is None or self._tutorial[0] != lang:
+                self._tutorial = (lang, build(lang, back=lambda: setattr(self.tutorial_button, "value", False)))
+                self._tutorial_box.children = (self._tutorial[1],)
+        self._tutorial_box.layout.display = "" if shown else "none"
+        self._lab_box.layout.display = "none" if shown else ""
 
     def _ipython_display_(self) -> None:
         from IPython.display import display
@@ -344,7 +356,6 @@ class LabApp(Navigation, MoveList, SeatsPanel, Labels, JobRunner, ChartsPanel, L
     def _wire_board(self) -> None:
         self.board.observe(lambda c: self.set_lang(c["new"]), "lang")
         self.board.on_action(self._on_board_action)
-        self.board.on_step(self.step)
 
     def _board_fits(self, state: Any) -> None:
         """Swap in the board view of ``state``'s game (Die Speicherstadt's or Packet Row's) when it changes."""
@@ -375,8 +386,12 @@ class LabApp(Navigation, MoveList, SeatsPanel, Labels, JobRunner, ChartsPanel, L
             self.players.value = players
         if seed is not None:
             self.seed.value = seed
-        for k, spec in enumerate(seats or ()):
-            self.set_seat(k, spec)
+        self._hold_auto = True  # the seats are the new game's: no bot starts in the old one
+        try:
+            for k, spec in enumerate(seats or ()):
+                self.set_seat(k, spec)
+        finally:
+            self._hold_auto = False
         info, variant = game_variants()[self.game.value]
         record = GameRecord.new(players=self.players.value, seed=self.seed.value, game=info.name,
                                 **variant.options)
@@ -396,6 +411,7 @@ class LabApp(Navigation, MoveList, SeatsPanel, Labels, JobRunner, ChartsPanel, L
             self._model_wins.clear()
             self._bots.clear()
             self._tree_nodes = -1
+            self._forget_scenario()  # start_scenario puts its notice up again
             initial = record.initial
             n = initial.n_players
             if self.players.value != n:
@@ -451,32 +467,38 @@ class LabApp(Navigation, MoveList, SeatsPanel, Labels, JobRunner, ChartsPanel, L
             self.board.error = str(err)
 
     def _maybe_autoplay(self) -> None:
-        """If bots move by themselves and a bot is to move, let the bots play until a human seat is to move
-        (after the running job, if one is computing win chances)."""
-        st = self.node.state
-        if not (self.auto.value and not st.is_over and st.to_move is not None
-                and self.bot_for(st.to_move) is not None):
-            return
+        """If bots move by themselves and a bot is to move, let the bots play until a human seat is to move or
+        "Bots move by themselves" is unticked. Called after everything that can put a bot to move: a move, a new
+        game, a chance variation, a seat's player, the tick. While a job runs, it is asked again when the job
+        ends (unless the user cancelled bots that were playing)."""
         with self._lock:
-            if self._job is not None and not self._job.plays:
+            if self._job is not None:
                 self._pending_auto = True
                 return
-            self._start("auto", lambda job: self._play_on(job, until=lambda s: self.bot_for(s.to_move) is None))
+            st = self.node.state
+            if not (self.auto.value and not st.is_over and st.to_move is not None
+                    and self.bot_for(st.to_move) is not None):
+                return
+            self._start("auto", lambda job: self._play_on(
+                job, until=lambda s: not self.auto.value or self.bot_for(s.to_move) is None))
 
     def bot_move(self) -> bool:
         """The seat to move lets its bot choose (a human seat: the Greedy bot). False if nothing started."""
-        if self.node.state.is_over:
-            self._say(text(self.lang_code, "over"))
+        if self._refuse_if_over():
             return False
         return self._start("bot", lambda job: self._play_on(job, moves=1))
 
     def play_to_round_end(self) -> bool:
         """Bots play every seat until the next round starts (or the game ends)."""
+        if self._refuse_if_over():
+            return False
         start = self.node.state.round
         return self._start("round", lambda job: self._play_on(job, until=lambda s: s.round != start))
 
     def play_to_end(self) -> bool:
         """Bots play every seat to the end of the game."""
+        if self._refuse_if_over():
+            return False
         return self._start("end", lambda job: self._play_on(job))
 
     def _play_on(self, job: Job, until: Callable[[Any], bool] | None = None, moves: int | None = None) -> None:

@@ -69,6 +69,7 @@ class Labels:
         self.cancel_button.description = t["cancel"]
         self.win_button.description = t["win"]
         self.rollouts.description = t["rollouts"]
+        self.rollouts.tooltip = t["rollouts_tip"]
         self._swap_options(self.rollout_bot, [(t["rb_random"], "random"), (t["rb_greedy"], "greedy")])
         self.rollout_bot.tooltip = t["rollout_bot"]
         self._swap_options(self.x_mode, [(t["x_ply"], "ply"), (t["x_round"], "round")])
@@ -78,6 +79,7 @@ class Labels:
             head.value = html.escape(t[key])
         self.review_button.description = t["review"]
         self.review_rollouts.description = t["review_rollouts"]
+        self.review_rollouts.tooltip = t["review_rollouts_tip"]
         self.better_button.description = t["play_better"]
         self._flag_title.value = html.escape(t["flagged"])
         self.tutorial_button.description = t["tutorial"]

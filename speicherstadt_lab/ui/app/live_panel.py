@@ -1,12 +1,14 @@
-"""Live analysis, as on a chess analysis board: at every step, the position's win chances per seat and the
-mover's best three actions (expected final score and win chance after each) appear by themselves.
+"""Live analysis, as on a chess analysis board: at every step, every seat's win chance and expected points and
+the mover's best three actions appear by themselves; at the game's end, the result.
 
-The win chances take tens of milliseconds (``analysis.quick_evaluate``); the actions are compared as the
-app's review compares them (``compare_actions(method="hybrid")``: every action played out ``LIVE_ROLLOUTS``
-times by greedy players the review's horizon deep, common random numbers, scored by the value model), a tenth
-of a second to half a second a position. It runs in its own background thread, and a new step
-cancels the one before. A toggle turns it off. The page's sign that it is done: the panel's ``.ssl-live``
-element carries ``data-ply`` of the node shown.
+One judgement makes both, on one scale: the mover's actions are compared as the app's review compares them
+(``analysis.judge_moves`` with ``method="hybrid"``: every action played out ``LIVE_ROLLOUTS`` times by greedy
+players the review's horizon deep, common random numbers, scored by the value model, sampling only what the mover
+cannot see), and the seats' table is every seat's outlook after the top action, from the same rollouts. So the
+mover's row is the first best move's numbers, never a second opinion beside them (the table used to be the quick
+judgement of the position for a spectator, and read 26% beside best moves of 52%). A tenth of a second to half a
+second a position. It runs in its own background thread, and a new step cancels the one before. A toggle turns it
+off. The page's sign that it is done: the panel's ``.ssl-live`` element carries ``data-ply`` of the node shown.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from typing import Any
 
 import pandas as pd
 
-from ...analysis import compare_actions, quick_evaluate
+from ...analysis import judge_moves
 from ...records import Node
 from ...reviewing import review_horizon
 from ...value.model import load_model
@@ -31,20 +33,33 @@ BEST = 3  # actions shown
 LIVE_ROLLOUTS = REVIEW_ROLLOUTS
 
 
+BEST_COLUMNS = ["action", "win_prob", "win_lo", "win_hi", "score_mean"]
+
+
+def final_result(state: Any) -> pd.DataFrame:
+    """A finished game's result per seat: ``score`` (final points), ``won`` (a winner, ties shared) and
+    ``win_prob`` (1 / number of winners, else 0); ``attrs["over"]`` is True."""
+    winners = set(state.winners())
+    df = pd.DataFrame([{"seat": i, "score": float(state.score(i)), "won": i in winners,
+                        "win_prob": 1.0 / len(winners) if i in winners else 0.0} for i in range(state.n_players)])
+    df = df.set_index("seat")
+    df.attrs["over"] = True
+    return df
+
+
 def live_analysis(state: Any) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(win chances per seat, the mover's best actions) of ``state``: the win chances by the lab's quick
-    judgement (``analysis.quick_evaluate``: greedy rollouts scored by the value model), the actions by the
-    review's comparison (``compare_actions(method="hybrid")``, ``LIVE_ROLLOUTS`` per action), which samples
-    only what the mover cannot see, so their values never use a draw the mover cannot know. Raises
-    ValueError/FileNotFoundError without a model."""
-    model = load_model(state)
-    win = model.predict(state) if state.is_over else quick_evaluate(state)
-    best = pd.DataFrame(columns=["action", "win_prob", "score_mean"])
-    if state.to_move is not None:
-        df = compare_actions(state, rollouts=LIVE_ROLLOUTS, bot="greedy", method="hybrid",
-                             horizon=review_horizon(state))
-        best = df[["action", "win_prob", "score_mean"]].head(BEST).reset_index(drop=True)
-    return win, best
+    """(every seat's outlook, the mover's best actions) of ``state`` from one judgement (``judge_moves``: the
+    review's hybrid comparison, ``LIVE_ROLLOUTS`` per action, as the mover sees the position): the best
+    actions with the mover's win chance (its Wilson 95% interval over the rollouts) and expected final points
+    after each, and every seat's numbers after the top action (``attrs["action"]``), so the mover's row is the
+    first best move's. A finished game: its result (:func:`final_result`) and no actions. Raises
+    ValueError/FileNotFoundError without a model (before the game's end)."""
+    if state.is_over:
+        return final_result(state), pd.DataFrame(columns=BEST_COLUMNS)
+    load_model(state)
+    ranked, seats = judge_moves(state, rollouts=LIVE_ROLLOUTS, bot="greedy", method="hybrid",
+                                horizon=review_horizon(state))
+    return seats, ranked[BEST_COLUMNS].head(BEST).reset_index(drop=True)
 
 
 class LivePanel:
@@ -91,20 +106,7 @@ class LivePanel:
         except (ValueError, FileNotFoundError):
             body = f'<div class="ssl-none">{html.escape(t["live_none"])}</div>'
         else:
-            names = [st.seat_name(i, lang) for i in range(st.n_players)]
-            seats = "".join(
-                f"<tr><td>{html.escape(names[i])}</td><td>{row.win_prob:.0%}</td>"
-                f"<td>{row.win_lo:.0%}–{row.win_hi:.0%}</td><td>{row.score_mean:.1f}</td></tr>"
-                for i, row in win.iterrows())
-            band = (f"<th title='{html.escape(t['live_band'], quote=True)}'>95%</th>"
-                    if win.attrs.get("interval") == "measured" else "<th>95%</th>")
-            body = (f"<table class='ssl-live-seats'><tr><th></th><th>{html.escape(t['live_win'])}</th>"
-                    f"{band}<th>{html.escape(t['live_score'])}</th></tr>{seats}</table>")
-            if len(best):
-                moves = "".join(f"<li><b>{html.escape(r.action)}</b>: {r.win_prob:.0%}, {r.score_mean:.1f}</li>"
-                                for r in best.itertuples())
-                body += (f"<div>{html.escape(t['live_best'].format(seat=names[st.to_move]))}</div>"
-                         f"<ol class='ssl-live-best'>{moves}</ol>")
+            body = live_result_html(st, win, best, lang) if win.attrs.get("over") else live_html(st, win, best, lang)
         if cancel.is_set():
             return
         self.live_box.value = f'<div class="ssl-live" data-ply="{node.ply}">{body}</div>'
@@ -123,3 +125,55 @@ class LivePanel:
             except (ValueError, FileNotFoundError):
                 cache[node] = None
         return cache[node]
+
+
+def _th(label: str, tip: str) -> str:
+    return f'<th title="{html.escape(tip)}">{html.escape(label)}</th>'
+
+
+def live_html(st: Any, win: pd.DataFrame, best: pd.DataFrame, lang: str) -> str:
+    """The live panel's body: a line saying whose judgement it is, every seat's win chance (%), its 95% interval
+    and expected final points after the mover's top action, then the mover's best actions on the same scale;
+    each column head and move with a title saying what its numbers mean."""
+    t = TEXTS[lang]
+    names = [st.seat_name(i, lang) for i in range(st.n_players)]
+    mover = names[st.to_move]
+    action = str(win.attrs.get("action", ""))
+    n = int(win.attrs.get("rollouts", LIVE_ROLLOUTS))
+    rounds = int(win.attrs.get("horizon", 1))
+    seats = "".join(
+        f'<tr data-seat="{i}"><td>{html.escape(names[i])}</td><td class="ssl-live-win">{row.win_prob:.0%}</td>'
+        f"<td>{row.win_lo:.0%}–{row.win_hi:.0%}</td><td>{row.score_mean:.1f}</td></tr>"
+        for i, row in win.iterrows())
+    head = (f"<tr><th></th>{_th(t['live_win'], t['live_win_tip'].format(seat=mover, action=action))}"
+            f"{_th(t['live_band_head'], t['live_band'].format(n=n))}{_th(t['live_score'], t['live_score_tip'])}</tr>")
+    intro = t["live_intro"].format(seat=mover, action=action, n=n, rounds=rounds)
+    body = (f'<div class="ssl-live-intro" title="{html.escape(t["live_intro_tip"])}">{html.escape(intro)}</div>'
+            f"<table class='ssl-live-seats'>{head}{seats}</table>")
+    if len(best):
+        moves = "".join(
+            f'<li title="{html.escape(t["live_move_tip"].format(seat=mover, n=n))}"><b>{html.escape(r.action)}</b>: '
+            f'<span class="ssl-live-win">{r.win_prob:.0%}</span> ({r.win_lo:.0%}–{r.win_hi:.0%}), '
+            f"{html.escape(t['live_points'].format(points=f'{r.score_mean:.1f}'))}</li>"
+            for r in best.itertuples())
+        body += (f"<div>{html.escape(t['live_best'].format(seat=mover))}</div>"
+                 f"<ol class='ssl-live-best'>{moves}</ol>")
+    return body
+
+
+def live_result_html(st: Any, result: pd.DataFrame, _best: pd.DataFrame, lang: str) -> str:
+    """The live panel at the game's end: who won, and every seat's final points (no win chances: it is decided)."""
+    t = TEXTS[lang]
+    names = [st.seat_name(i, lang) for i in range(st.n_players)]
+    won = [names[i] for i, row in result.iterrows() if row.won]
+    top = max(result["score"]) if len(result) else 0.0
+    key = "live_over_one" if len(won) == 1 else "live_over_tie"
+    line = t[key].format(seats=", ".join(won), points=f"{top:.0f}")
+    winner = ' class="ssl-live-winner"'
+    rows = "".join(
+        f'<tr data-seat="{i}"{winner if row.won else ""}><td>{html.escape(names[i])}</td>'
+        f"<td>{row.score:.0f}</td><td>{html.escape(t['live_won'] if row.won else '')}</td></tr>"
+        for i, row in result.iterrows())
+    head = f"<tr><th></th>{_th(t['live_final'], t['live_final_tip'])}<th></th></tr>"
+    return (f'<div class="ssl-live-result">{html.escape(line)}</div>'
+            f"<table class='ssl-live-seats ssl-live-final'>{head}{rows}</table>")

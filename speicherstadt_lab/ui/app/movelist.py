@@ -1,6 +1,6 @@
 """The move list: the record's moves grouped by round with the seats' colours, the review's glyphs after flagged
 moves, chance variations as their own branches, a comment on any node (edited in the app, saved in the record),
-and stepping with the keys ← → Home End (the board's and the tree's ``step`` messages, checked here)."""
+and stepping with the keys ← → Home End anywhere on the page (the tree's ``step`` messages, checked here)."""
 
 from __future__ import annotations
 
@@ -13,12 +13,13 @@ from ...reviewing import REVIEW_KEY
 from .. import charts
 from ..clicks import click_kind
 from ..model import seat_tokens, show_value
-from ..widget_base import STEPS
 from .texts import TEXTS, text
 
 #: The review's flags as the glyphs of a move list (the review has no level above "mistake").
 GLYPHS = {"inaccuracy": "?!", "mistake": "?"}
 COMMENT_MAX = 2000  # characters of one comment
+#: Where a ``step`` message moves along the current line: the keys Home, ←, →, End.
+STEPS = ("first", "prev", "next", "last")
 
 
 class MoveListError(ValueError):
@@ -53,17 +54,15 @@ def clean_comment(value: Any) -> str | None:
     return got or None
 
 
-def step_of(msg: Any, current: int) -> str | None:
-    """Where the tree's ``{"kind": "step", "to": ..., "from": id}`` goes (one of :data:`STEPS`), or
-    :class:`MoveListError` naming the field at fault. ``from`` is the node the tree showed: a step from a node
-    that is no longer current (a held key repeats faster than the page redraws) gives None and is dropped."""
-    click_kind(msg, {"step": ("to", "from")}, _step_error)
-    to, at = msg["to"], msg["from"]
+def step_of(msg: Any) -> str:
+    """Where the tree's ``{"kind": "step", "to": ...}`` goes (one of :data:`STEPS`), or :class:`MoveListError`
+    naming the field at fault. A step is relative to the node on the board when Python takes it: each key press is
+    one message, taken in order, so presses faster than the page redraws add up instead of being lost."""
+    click_kind(msg, {"step": ("to",)}, _step_error)
+    to = msg["to"]
     if not isinstance(to, str) or to not in STEPS:
         raise _step_error("to", allowed=", ".join(STEPS), got=show_value(to))
-    if isinstance(at, bool) or not isinstance(at, int):
-        raise _step_error("from", got=show_value(at))
-    return to if at == current else None
+    return to
 
 
 def tree_data(record: GameRecord, ident: Callable[[Node], int]) -> dict[str, Any]:
@@ -183,14 +182,12 @@ class MoveList:
         moves[to]()
 
     def _on_tree_step(self, msg: Any) -> bool:
-        """The tree's ``step`` message: checked (a bad one is refused with a message naming the field), then
-        stepped. False if refused or dropped."""
+        """The tree's ``step`` message (a key pressed anywhere on the page): checked (a bad one is refused with a
+        message naming the field), then stepped from the node on the board. False if refused."""
         try:
-            to = step_of(msg, self._id(self.node))
+            to = step_of(msg)
         except MoveListError as err:
             self._say(err.text(self.lang_code), error=True)
-            return False
-        if to is None:
             return False
         self.step(to)
         return True

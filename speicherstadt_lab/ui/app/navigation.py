@@ -16,6 +16,15 @@ from .texts import TEXTS, text
 
 EXPLAIN_ROWS = 8
 
+
+def log_history(path: list[Node]) -> list[Any]:
+    """The states before the last node of ``path`` that the board's event log tells from, oldest first. A chance
+    step keeps the public position and its events, so it stands in for the node it rearranges: the log tells
+    each move once, and names the seat that made it."""
+    kept = [n for k, n in enumerate(path) if k + 1 == len(path) or path[k + 1].chance is None]
+    return [n.state for n in kept[-(LOG_SIZE + 1):-1]]
+
+
 class Navigation:
     """A part of :class:`~.lab.LabApp` (a mixin): moving through the record and showing where it is."""
 
@@ -79,7 +88,7 @@ class Navigation:
         """Put ``node`` on the board and bring every view along (call with the lock held)."""
         self.node = node
         path = self.record.path_to(node)
-        self.board.show(node.state, [n.state for n in path[-(LOG_SIZE + 1):-1]])
+        self.board.show(node.state, log_history(path))
         self._last_show = time.monotonic()
         self._show_nav(path)
         self._show_tree()
@@ -107,6 +116,7 @@ class Navigation:
         self.first_button.disabled = self.back_button.disabled = playing or node.parent is None
         self.forward_button.disabled = self.last_button.disabled = playing or not node.children
         self.slider.disabled = playing or last == 0
+        self._show_play_buttons()  # before the position line, which browser tests wait for
         main = node.is_mainline()
         lang = self.lang_code
         badge = (f'<span class="ssl-mainline">{html.escape(text(lang, "main"))}</span>' if main else
@@ -139,21 +149,36 @@ class Navigation:
         node = self.node
         seat = node.parent.state.seat_name(node.actor, lang) if node.parent is not None else ""
         head = html.escape(text(lang, "why", seat=seat, action=node.action or ""))
-        if kind == "mcts":
-            cols = [("action", t["action"], "{}"), ("visits", t["visits"], "{:d}"),
-                    ("mean_score", t["score"], "{:.1f}"), ("win_share", t["wins"], "{:.0%}")]
-        else:
-            cols = [("action", t["action"], "{}"), ("value", t["value"], "{:.2f}")]
+        cols, intro = _explain_columns(kind, df, node.state.game, lang)
         rows = []
         for _, r in df.head(EXPLAIN_ROWS).iterrows():
             cells = []
-            for key, _, fmt in cols:
+            for key, _, fmt, _tip in cols:
                 v = r[key]
                 cells.append(f'<td class="{"num" if key != "action" else ""}">'
                              f'{html.escape(fmt.format(v) if pd.notna(v) else "–")}</td>')
             chosen = ' class="ssl-chosen"' if r["action"] == node.action else ""
             rows.append(f"<tr{chosen}>{''.join(cells)}</tr>")
         more = f"<div class='ssl-none'>+{len(df) - EXPLAIN_ROWS}</div>" if len(df) > EXPLAIN_ROWS else ""
-        header = "".join(f"<th>{html.escape(label)}</th>" for _, label, _ in cols)
-        self.explanation.value = (f'<div class="ssl-why">{head}</div><table><tr>{header}</tr>{"".join(rows)}'
-                                  f"</table>{more}")
+        header = "".join(f'<th title="{html.escape(tip)}">{html.escape(label)}</th>' for _, label, _, tip in cols)
+        self.explanation.value = (f'<div class="ssl-why">{head}</div>'
+                                  f'<div class="ssl-explain-intro">{html.escape(intro)}</div>'
+                                  f'<table><tr>{header}</tr>{"".join(rows)}</table>{more}')
+
+
+def _explain_columns(kind: str, df: pd.DataFrame, game: str, lang: str
+                     ) -> tuple[list[tuple[str, str, str, str]], str]:
+    """The bot's reasons as columns (key, label with its unit, format, a title saying what the number means) and
+    a line saying what the table is: MCTS's visits, mean final points and win share; Greedy's rule-of-thumb
+    value, in the unit of the game's heuristic (``value_<game>``: points, Packet Row's dollars)."""
+    t = TEXTS[lang]
+    action = ("action", t["action"], "{}", t["action_tip"])
+    if kind == "mcts":
+        n = int(df.attrs.get("iterations", df["visits"].sum() if "visits" in df else 0))
+        cols = [action, ("visits", t["visits"], "{:d}", t["visits_tip"].format(n=n)),
+                ("mean_score", t["score"], "{:.1f}", t["score_tip"]),
+                ("win_share", t["wins"], "{:.0%}", t["wins_tip"])]
+        return cols, t["mcts_intro"].format(n=n)
+    label = t.get(f"value_{game}", t["value"])
+    tip = t.get(f"value_tip_{game}", t["value_tip"])
+    return [action, ("value", label, "{:.2f}", tip)], t["greedy_intro"]

@@ -1,5 +1,6 @@
-"""The review panel: a whole-game review in the background, the flagged decisions listed and marked on the
-chart, the better move shown with its explanation and played as a branch."""
+"""The review panel: a review of the line on the board in the background, the flagged decisions listed and
+marked on the chart, the better move shown with its gain (and that gain's 95% interval) and its explanation,
+and played as a branch. Luck is shown as a change of win chance in percentage points, never as a percentage."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any
 
 import pandas as pd
 
+from ...analysis import t95
 from ...records import Node
 from ...reviewing import REVIEW_KEY, Review
 from ...reviewing import review as run_review
@@ -23,6 +25,10 @@ class ReviewPanel:
     """A part of :class:`~.lab.LabApp` (a mixin): its review methods and the flag list's wiring."""
 
     _summary_key: tuple[Any, Any, Any, str] | None = None  # what the summary shown was built from (by identity)
+    # The line of the flag opened last and the position it showed: while the board stays there, the panel keeps
+    # that line (a flagged first move of a variation puts the board on its branch point, on the main line too).
+    _flag_end: Node | None = None
+    _flag_at: Node | None = None
 
     # ---- game review ----------------------------------------------------------------------------------
 
@@ -32,18 +38,30 @@ class ReviewPanel:
         return isinstance(self.record.root.annotations.get(REVIEW_KEY), dict)
 
     def review(self) -> Review:
-        """The review saved in the record along the main line (ValueError if there is none)."""
+        """The review saved in the record along the line on the board (ValueError if there is none)."""
         with self._lock:
-            return Review.from_record(self.record)
+            return Review.from_record(self.record, node=self.review_line()[-1])
+
+    def review_line(self) -> list[Node]:
+        """The line the review works on: the line on the board (``line()``: from the start through the node on
+        the board, on along first children); while the board shows the position of a flag opened from the
+        list or the chart, that flag's line."""
+        end, at = self._flag_end, self._flag_at
+        if end is not None and at is self.node and end.record is self.record:
+            path = self.record.path_to(end)
+            if any(nd is at for nd in path):
+                return path
+        return self.line()
 
     def review_game(self, rollouts: int | None = None) -> bool:
-        """Review every decision of the main line in the background (``rollouts`` per action, default the
-        control's value), with progress and cancel; the findings go into the record's annotations."""
+        """Review every decision of the line on the board (:meth:`review_line`) in the background
+        (``rollouts`` per action, default the control's value), with progress and cancel; the findings go
+        into the record's annotations."""
         if rollouts is not None:
             self.review_rollouts.value = rollouts
         n = int(self.review_rollouts.value)
         with self._lock:
-            path = self.record.mainline()
+            path = self.review_line()
         return self._start("review", lambda job: self._review(job, path, n))
 
     def _review(self, job: Job, path: list[Node], rollouts: int) -> None:
@@ -80,7 +98,7 @@ class ReviewPanel:
             settings = self.record.root.annotations.get(REVIEW_KEY)
             if isinstance(settings, dict):
                 settings["seconds"] = round(time.perf_counter() - start, 1)
-            d = Review.from_record(self.record).decisions
+            d = Review.from_record(self.record, node=path[-1]).decisions
             self._say(text(lang, "done_review", n=len(d), mistakes=int((d["flag"] == "mistake").sum()),
                            inaccuracies=int((d["flag"] == "inaccuracy").sum())), ok=True)
         with self._lock:
@@ -94,9 +112,10 @@ class ReviewPanel:
         return isinstance(ann, dict) and ann.get("rollouts", rollouts) == rollouts
 
     def flagged(self) -> list[Node]:
-        """The nodes of the main line whose move the review flagged (inaccuracy or mistake), in order."""
+        """The nodes of the line on the board (:meth:`review_line`) whose move the review flagged (inaccuracy
+        or mistake), in order."""
         out = []
-        for nd in self.record.mainline()[1:]:
+        for nd in self.review_line()[1:]:
             ann = nd.annotations.get(REVIEW_KEY)
             if isinstance(ann, dict) and ann.get("flag"):
                 out.append(nd)
@@ -115,14 +134,22 @@ class ReviewPanel:
         return pd.DataFrame(rows, columns=charts.MARK_COLUMNS)
 
     def show_flag(self, node: Node | int) -> None:
-        """Jump to a flagged decision (its node, or its ply on the main line): the board shows the position in
-        which the move was chosen, the panel the better move, its expected gain and its explanation."""
+        """Jump to a flagged decision (its node, or its ply on the line of :meth:`review_line`): the board shows
+        the position in which the move was chosen, the panel the better move, its expected gain and its
+        explanation; the panel stays on the flag's line (a variation too) while the board stays there."""
+        line = self.review_line()
         if isinstance(node, int):
-            line = self.record.mainline()
             node = line[max(1, min(node, len(line) - 1))]
         if node.parent is None:
             return
         self._shown_flag = node
+        if any(nd is node for nd in line):
+            self._flag_end = line[-1]
+        else:  # a node of another line: that line
+            self._flag_end = node
+            while self._flag_end.children:
+                self._flag_end = self._flag_end.children[0]
+        self._flag_at = node.parent
         self.goto(node.parent)
         with self._lock:
             self._show_flags()
@@ -153,18 +180,21 @@ class ReviewPanel:
 
     def _show_summary(self) -> None:
         """Per seat: share of best moves, inaccuracies, mistakes and luck (what the draws did to its win
-        chance, summed over the supplies), from the review in the record; empty before a review."""
+        chance, summed over the supplies, in percentage points with a bound on its sampling error), from the
+        review in the record along the line on the board; empty before a review. Every header says what its
+        numbers mean (a title)."""
         lang = self.lang_code
         t = TEXTS[lang]
+        line = self.review_line()
         # Every step redraws the panel; the summary changes only with the review's settings (a new dict per
-        # review call), the record, its main line or the language: rebuilding it each step cost ~6 ms.
-        key = (self.record.root, self.record.root.annotations.get(REVIEW_KEY), self.record.end(), lang)
+        # review call), the record, the line or the language: rebuilding it each step cost ~6 ms.
+        key = (self.record.root, self.record.root.annotations.get(REVIEW_KEY), line[-1], lang)
         last = self._summary_key
         if last is not None and all(a is b for a, b in zip(key[:3], last[:3], strict=True)) and lang == last[3]:
             return
         self._summary_key = key
         try:
-            rv = Review.from_record(self.record) if self.reviewed else None
+            rv = Review.from_record(self.record, node=line[-1]) if self.reviewed else None
         except ValueError:
             rv = None
         if rv is None or not len(rv.decisions):
@@ -173,21 +203,46 @@ class ReviewPanel:
         summary = rv.summary()
         st = self.record.initial
         has_luck = len(rv.luck) > 0
+        unit = t["pp"]
+
+        def luck(r: Any) -> str:
+            if not has_luck:
+                return "<td>—</td>"
+            shown = f"{100 * r.luck:+.0f}"
+            if r.luck_margin == r.luck_margin:  # not NaN: a bound on the rollouts' noise is known
+                shown += f" ± {100 * r.luck_margin:.0f}"
+            tip = t["luck_cell_tip"].format(luck=f"{100 * r.luck:+.1f}", unit=unit)
+            return f'<td class="ssl-luck" title="{html.escape(tip)}">{html.escape(shown)} {html.escape(unit)}</td>'
+
         rows = "".join(
             f"<tr><td>{html.escape(st.seat_name(int(r.Index), lang))}</td><td>{r.best_moves:.0%}</td>"
-            f"<td>{r.inaccuracies}</td><td>{r.mistakes}</td>"
-            f"<td>{f'{r.luck:+.0%}' if has_luck else '—'}</td></tr>"
+            f"<td>{r.inaccuracies}</td><td>{r.mistakes}</td>{luck(r)}</tr>"
             for r in summary.itertuples())
-        head = "".join(f"<th>{html.escape(t[k])}</th>" for k in ("sum_best", "inaccuracies", "mistakes", "sum_luck"))
+        levels = rv.settings.get("thresholds") or {}
+        inacc, mist = levels.get("inaccuracy", {}), levels.get("mistake", {})
+        tips = {
+            "sum_best": t["sum_best_tip"],
+            "inaccuracies": t["inaccuracies_tip"].format(win=f"{100 * inacc.get('win', 0):.0f}",
+                                                         score=f"{inacc.get('score', 0):.1f}", unit=unit),
+            "mistakes": t["mistakes_tip"].format(win=f"{100 * mist.get('win', 0):.0f}",
+                                                 score=f"{mist.get('score', 0):.1f}", unit=unit),
+            "sum_luck": t["sum_luck_tip"],
+        }
+        head = "".join(f'<th title="{html.escape(tip)}">{html.escape(t[k])}</th>' for k, tip in tips.items())
         self.review_summary.value = (f'<table class="ssl-review-summary" data-luck="{int(has_luck)}" '
-                                     f'title="{html.escape(t["sum_luck_tip"])}"><tr><th></th>{head}</tr>{rows}'
+                                     f'title="{html.escape(t["sum_tip"])}"><tr><th></th>{head}</tr>{rows}'
                                      "</table>")
+
+    def _line_reviewed(self, line: list[Node]) -> bool:
+        """Whether the review has judged a decision of ``line``."""
+        return any(isinstance(nd.annotations.get(REVIEW_KEY), dict) for nd in line[1:])
 
     def _show_flags(self) -> None:
         """The per-seat summary, the flagged-moves list and, for the decision shown, the better alternative."""
         lang = self.lang_code
         t = TEXTS[lang]
         self._show_summary()
+        line = self.review_line()
         nodes = self.flagged() if self.reviewed else []
         st = self.record.initial
         options = []
@@ -200,13 +255,13 @@ class ReviewPanel:
         try:
             if list(self.flag_list.options) != options:
                 self.flag_list.options = options
-            self.flag_list.value = shown.ply if shown is not None and shown in nodes and shown.is_mainline() else None
+            self.flag_list.value = shown.ply if shown is not None and any(shown is nd for nd in nodes) else None
         finally:
             self._syncing = False
         if shown is None or shown.parent is None or self.node is not shown.parent:
             self.better_button.layout.display = "none"
-            note = t["no_review"] if not self.reviewed else (t["no_flags"] if not nodes else "")
-            self.alternative.value = f'<div class="ssl-none">{html.escape(note)}</div>' if note else ""
+            note = "no_review" if not self._line_reviewed(line) else ("no_flags" if not nodes else "")
+            self.alternative.value = f'<div class="ssl-none">{html.escape(t[note])}</div>' if note else ""
             return
         ann = shown.annotations.get(REVIEW_KEY, {})
         before = shown.parent.state
@@ -215,10 +270,32 @@ class ReviewPanel:
             why = before.explain_action(best, lang) if hasattr(before, "explain_action") else ""
         except Exception:  # an explanation is a help, never a reason to fail
             why = ""
-        head = t["alt"].format(ply=shown.ply, seat=html.escape(before.seat_name(shown.actor, lang)),
-                               action=html.escape(shown.action or ""),
-                               flag=html.escape(t[ann.get("flag") or "mistake"]),
-                               best=html.escape(best), win=float(ann.get("win_loss", 0.0)),
-                               score=float(ann.get("score_loss", 0.0)))
-        self.alternative.value = f'<div class="ssl-why">{head}</div><div>{html.escape(why)}</div>'
+        seat = before.seat_name(shown.actor, lang)
+        head = t["alt"].format(ply=shown.ply, seat=html.escape(seat), action=html.escape(shown.action or ""),
+                               flag=html.escape(t[ann.get("flag") or "mistake"]), best=html.escape(best))
+        self.alternative.value = (f'<div class="ssl-why">{head}</div>{self._gain_html(ann, seat, lang)}'
+                                  f"<div>{html.escape(why)}</div>")
         self.better_button.layout.display = ""
+
+    def _gain_html(self, ann: dict[str, Any], seat: str, lang: str) -> str:
+        """The better move's gain over the one played: win chance in percentage points and expected points, each
+        with its 95% interval where the review's rollouts measured it, and a title saying how."""
+        t = TEXTS[lang]
+        unit = t["pp"]
+        win = float(ann.get("best_win_prob", 0.0)) - float(ann.get("win_prob", 0.0))
+        score = float(ann.get("best_score", 0.0)) - float(ann.get("score", 0.0))
+        ci = ann.get("gain_ci")
+        settings = self.record.root.annotations.get(REVIEW_KEY)
+        by_model = isinstance(settings, dict) and settings.get("value") == "model"
+        if isinstance(ci, dict) and ci.get("win") and ci.get("score"):
+            (wlo, whi), (slo, shi) = ci["win"], ci["score"]
+            n = int(ci.get("rollouts", 0))
+            text_ = t["gain"].format(win=f"{100 * win:+.0f}", win_lo=f"{100 * wlo:+.0f}", win_hi=f"{100 * whi:+.0f}",
+                                     score=f"{score:+.1f}", score_lo=f"{slo:+.1f}", score_hi=f"{shi:+.1f}", unit=unit)
+            tip = t["gain_tip"].format(seat=seat, n=n, t=t95(n - 1) if n > 1 else float("nan"))
+            cls = "ssl-gain"
+        else:
+            text_ = t["gain_plain"].format(win=f"{100 * win:+.0f}", score=f"{score:+.1f}", unit=unit)
+            tip = t["gain_tip_model" if by_model else "gain_tip_none"].format(seat=seat)
+            cls = "ssl-gain ssl-gain-plain"
+        return f'<div class="{cls}" title="{html.escape(tip)}">{html.escape(text_)}</div>'

@@ -3,6 +3,10 @@
 A picker of the shipped scenarios and a "this position" button fill a text area with a scenario's JSON; a
 teacher changes numbers and ids and starts a new record whose root is that scenario. A wrong scenario changes
 nothing: the panel's error line names the field at fault.
+
+A scenario starts where it says: every seat is the user's (human), so no bot moves away from the described
+position before the user acts (a seat set to a bot afterwards starts at once if it is to move), and its title
+and text stand in a notice above the board, which the page is scrolled to.
 """
 
 from __future__ import annotations
@@ -11,12 +15,56 @@ import html
 import json
 from typing import Any
 
+import anywidget
 import ipywidgets as w
+import traitlets
 
 from ...engine.errors import RecordError, ScenarioError
 from ...records import GameRecord
 from ...scenarios import describe, scenario_of, scenario_text, shipped_scenario, shipped_scenarios
+from ..board import ASSETS
 from .texts import TEXTS, text
+
+
+class Notice(anywidget.AnyWidget):
+    """A notice above the board (``widgets/notice.js``): a label, a title, a text and a line of advice. ``seq``
+    counts the times it was put up to be read: the page scrolls to it then. Its close button clears it."""
+
+    _esm = ASSETS / "notice.js"
+    _css = ASSETS / "notice.css"
+    label = traitlets.Unicode("").tag(sync=True)
+    title = traitlets.Unicode("").tag(sync=True)
+    body = traitlets.Unicode("").tag(sync=True)
+    note = traitlets.Unicode("").tag(sync=True)
+    close_label = traitlets.Unicode("Close").tag(sync=True)
+    seq = traitlets.Int(0).tag(sync=True)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.layout.display = "none"
+        self.on_msg(lambda _w, content, _b: self.handle_message(content))
+
+    def handle_message(self, msg: Any) -> bool:
+        """``{"kind": "close"}`` from the close button: the notice is cleared. Anything else is refused (False)."""
+        if not (isinstance(msg, dict) and msg.get("kind") == "close"):
+            return False
+        self.clear()
+        return True
+
+    def put_up(self, title: str, body: str, note: str = "", label: str = "", close_label: str = "Close",
+               scroll: bool = True) -> None:
+        """Show these texts; with ``scroll`` the page is brought to them (``seq`` counts up)."""
+        self.layout.display = None
+        with self.hold_sync():
+            self.label, self.title, self.body, self.note, self.close_label = label, title, body, note, close_label
+            if scroll:
+                self.seq += 1
+
+    def clear(self) -> None:
+        """Nothing to read: the notice is hidden."""
+        with self.hold_sync():
+            self.label = self.title = self.body = self.note = ""
+        self.layout.display = "none"
 
 
 class ScenarioPanel:
@@ -26,6 +74,9 @@ class ScenarioPanel:
         """The panel's widgets (attributes ``scenario_*``), wired; relabelled when the language changes."""
         lay = w.Layout
         self._scenario_filled = ""  # the text last filled in by the app (a teacher's edits are never overwritten)
+        self._scenario_started: dict[str, Any] | None = None  # the scenario the record on the board started from
+        self.scenario_note = Notice()
+        self.scenario_note.add_class("ssl-scenario-note")
         self.scenario_pick = w.Dropdown(options=[("—", "")], value="", layout=lay(width="auto", max_width="260px"))
         self.scenario_current = w.Button(layout=lay(width="auto"))
         self.scenario_text = w.Textarea(rows=14, layout=lay(width="100%"))
@@ -63,6 +114,31 @@ class ScenarioPanel:
             title = describe(shipped_scenario(name), lang)[0]
             options.append((f"{title} ({name})" if title else name, name))
         self._swap_options(self.scenario_pick, options)
+        self._show_scenario_note(scroll=False)
+
+    def _show_scenario_note(self, scroll: bool) -> None:
+        """The notice above the board: the started scenario's title and text, filled in from its position, in the
+        app's language (cleared when the record on the board did not start from a scenario). Without ``scroll``
+        (a language switch) a notice the user closed stays closed."""
+        data = self._scenario_started
+        if data is None:
+            self.scenario_note.clear()
+            return
+        if not scroll and not (self.scenario_note.title or self.scenario_note.body):
+            return
+        lang = self.lang_code
+        start = self.record.initial
+        title, body = describe(data, lang, start)
+        if not title and not body:
+            body = text(lang, "scenario_untitled", round=start.round)
+        self.scenario_note.put_up(title, body, text(lang, "scenario_seats"), label=text(lang, "scenario_label"),
+                                  close_label=text(lang, "scenario_close"), scroll=scroll)
+
+    def _forget_scenario(self) -> None:
+        """Another record is on the board (a new game, a loaded one): no scenario notice."""
+        if hasattr(self, "scenario_note"):
+            self._scenario_started = None
+            self.scenario_note.clear()
 
     def _on_scenario_pick(self, change: dict[str, Any]) -> None:
         if change["new"] and not self._relabeling:
@@ -94,8 +170,9 @@ class ScenarioPanel:
         return True
 
     def start_scenario(self, source: str | dict[str, Any] | None = None) -> bool:
-        """Start a new record from a scenario: ``source`` (JSON text or data), default the text area's. A wrong
-        scenario changes nothing: the error line names the field, and the result is False."""
+        """Start a new record from a scenario: ``source`` (JSON text or data), default the text area's. Every seat
+        becomes human (nothing moves before the user does), and the scenario's title and text stand above the
+        board. A wrong scenario changes nothing: the error line names the field, and the result is False."""
         if self._refuse_if_busy():
             return False
         lang = self.lang_code
@@ -114,9 +191,14 @@ class ScenarioPanel:
         except (RecordError, ValueError) as err:
             self._scenario_say(text(lang, "scenario_error", error=err), error=True)
             return False
+        for seat in range(record.initial.n_players):  # the position stays as described until the user acts
+            self.set_seat(seat, "human")
         self._use_record(record, record.root)
+        self._scenario_started = data
         title = describe(data, lang)[0]
-        self._scenario_say(text(lang, "scenario_started", title=f"“{title}”" if title else ""), ok=True)
+        said = (text(lang, "scenario_started", title=f"“{title}”") if title else
+                text(lang, "scenario_untitled", round=record.initial.round))
+        self._scenario_say(said, ok=True)
         self._say("")
-        self._maybe_autoplay()
+        self._show_scenario_note(scroll=True)
         return True

@@ -61,6 +61,16 @@ class SeatsPanel:
         self.seat_kinds[seat].value = spec
         self._bots.pop(seat, None)
 
+    def _on_seat_kind(self, seat: int) -> None:
+        """A seat's player changed (its dropdown or :meth:`set_seat`): a fresh bot for it, and if that seat is to
+        move, the bots start (when they move by themselves). Not while the options are relabelled, nor while
+        ``new_game`` sets the seats of the game it is about to start."""
+        self._bots.pop(seat, None)
+        if self._relabeling or self._hold_auto:
+            return
+        if self.node.state.to_move == seat:
+            self._maybe_autoplay()
+
     def seat_spec(self, seat: int) -> str:
         """Who plays ``seat``: "human" or a bot spec (MCTS with the chosen strength)."""
         kind = str(self.seat_kinds[seat].value)

@@ -26,6 +26,10 @@ from ...records import Node
 from .texts import load_texts
 
 WTEXTS: dict[str, dict[str, str]] = load_texts("whatif")
+# A fire's mark in the list of cards to come: the board's flame (widgets/board.js), drawn, so no emoji font is needed.
+FLAME = ('<svg class="ssl-flame" viewBox="0 0 24 24" width="12" height="12" aria-hidden="true" fill="#e0662a" '
+         'stroke="#8d2a10" stroke-width="1.6" style="vertical-align: -1px"><path d="M12 2c3 5 7 8 7 13a7 7 0 0 1-14 '
+         '0c0-4 3-6 4-9 1 3 2 4 3 4 0-3 0-5 0-8z"/></svg>')
 
 
 def wtext(lang: str, key: str, **args: Any) -> str:
@@ -83,9 +87,9 @@ class WhatIfPanel:
         self.whatif_table = w.HTML(layout=lay(width="100%"))
         self.whatif_make.on_click(lambda _b: self._on_whatif_make())
         self.whatif_compare.on_click(lambda _b: self.compare_lines())
-        box = w.VBox([self.whatif_info, self.whatif_inputs,
-                      w.HBox([self.whatif_make, self.whatif_compare], layout=lay(flex_flow="row wrap")),
-                      self.whatif_msg, self.whatif_table], layout=lay(width="100%"))
+        self._whatif_buttons = w.HBox([self.whatif_make, self.whatif_compare], layout=lay(flex_flow="row wrap"))
+        box = w.VBox([self.whatif_info, self.whatif_inputs, self._whatif_buttons, self.whatif_msg, self.whatif_table],
+                     layout=lay(width="100%"))
         box.add_class("ssl-whatif")
         self.whatif_box = box
         return box
@@ -93,7 +97,12 @@ class WhatIfPanel:
     # ---- when it is open ------------------------------------------------------------------------------
 
     def whatif_open(self) -> bool:
-        """Whether the hidden order may be shown: a finished game is analysed, or bots play every seat."""
+        """Whether the hidden order may be shown: a finished game is analysed, or bots play every seat.
+
+        Not while a person plays: the panel lists what is to come in its true order, a chance variation keeps
+        the true order of everything not picked (played on, it shows the next cards), and the comparison rolls
+        out on each line's own order; each would give the hidden order away. Closed, the panel says so in one
+        line."""
         if self.record.end().state.is_over:
             return True
         return all(self.seat_spec(i) != "human" for i in range(self.record.initial.n_players))
@@ -116,6 +125,7 @@ class WhatIfPanel:
         self.whatif_box.add_class("ssl-whatif-on" if usable else "ssl-whatif-off")
         self.whatif_make.disabled = not usable
         self.whatif_compare.disabled = not opened
+        self._whatif_buttons.layout.display = None if opened else "none"  # closed: only the line saying why
         if not opened:
             note = "closed"
         elif not parts:
@@ -169,8 +179,8 @@ class WhatIfPanel:
                 name = (f"{html.escape(getattr(card, lang, cid) if card is not None else cid)} "
                         f'<small class="ssl-id">{html.escape(cid)}</small>')
                 fire = card is not None and card.kind == "fire"
-                item = (f'<span class="ssl-whatif-fire" title="{html.escape(wtext(lang, "fire"))}">🔥 {name}</span>'
-                        if fire else name)
+                mark = f'<span class="ssl-whatif-fire" title="{html.escape(wtext(lang, "fire"))}">'
+                item = f"{mark}{FLAME} {name}</span>" if fire else name
                 seasons.setdefault(str(season), []).append(f'<span data-card="{html.escape(cid)}">{item}</span>')
             blocks += [f"<div><b>{html.escape(se)}</b>: {', '.join(items)}</div>" for se, items in seasons.items()]
         for field, items in parts.items():
@@ -192,7 +202,8 @@ class WhatIfPanel:
 
     def make_chance_variation(self, **parts: Any) -> Node | None:
         """A chance child of the node on the board with ``parts`` (``rearranged``'s keywords) and the board
-        on it; a refused rearrangement changes nothing and says why, naming the field. None if refused."""
+        on it; a refused rearrangement changes nothing and says why, naming the field. None if refused. If a bot
+        is to move there and bots move by themselves, they play on."""
         lang = self.lang_code
         if self._refuse_if_playing():
             return None
@@ -215,6 +226,7 @@ class WhatIfPanel:
                 tags.value = []
             self._move_to(child)
         self._whatif_say(wtext(lang, "made", text=child.action or ""), ok=True)
+        self._maybe_autoplay()  # the new line goes on like any other: bots to move play on by themselves
         return child
 
     def _whatif_say(self, message: str, error: bool = False, ok: bool = False) -> None:
@@ -248,14 +260,17 @@ class WhatIfPanel:
                 end = end.children[0]
             try:
                 # oracle: the rollouts follow the line's own (rearranged) order, which is the question asked
-                win = quick_evaluate(st, mode="oracle")["win_prob"].tolist() if not st.is_over else None
+                ev = quick_evaluate(st, mode="oracle") if not st.is_over else None
             except (ValueError, FileNotFoundError):
-                win = None
+                ev = None
+            win = None if ev is None else ev["win_prob"].tolist()
             final = end.state
             row: dict[str, Any] = {"line": child.action, "chance": bool(getattr(child, "chance", None)),
                                    "node": child, "over": final.is_over}
             for i in range(st.n_players):
                 row[f"win_{i}"] = float("nan") if win is None else win[i]
+                row[f"win_lo_{i}"] = float("nan") if ev is None else float(ev["win_lo"].iloc[i])
+                row[f"win_hi_{i}"] = float("nan") if ev is None else float(ev["win_hi"].iloc[i])
                 row[f"final_{i}"] = float(final.score(i)) if final.is_over else float("nan")
             rows.append(row)
         return pd.DataFrame(rows)
@@ -275,8 +290,7 @@ class WhatIfPanel:
         body = []
         for k, row in df.iterrows():
             label = html.escape(str(row["line"])) if row["chance"] else html.escape(wtext(lang, "main"))
-            wins = "".join(f"<td>{row[f'win_{i}']:.0%}</td>" if row[f"win_{i}"] == row[f"win_{i}"] else "<td>–</td>"
-                           for i in range(st.n_players))
+            wins = "".join(_win_cell(row, i, lang) for i in range(st.n_players))
             if row["over"]:
                 finals = "".join(f"<td>{row[f'final_{i}']:.0f}</td>" for i in range(st.n_players))
             else:
@@ -284,8 +298,19 @@ class WhatIfPanel:
             body.append(f'<tr class="ssl-whatif-row" data-line="{k}"><td>{label}</td>{wins}{finals}</tr>')
         self.whatif_table.value = (
             f'<table class="ssl-whatif-table" data-lines="{len(df)}"><tr><th>{html.escape(wtext(lang, "line"))}</th>'
-            f'<th colspan="{st.n_players}">{html.escape(wtext(lang, "win_now"))}</th>'
-            f'<th colspan="{st.n_players}">{html.escape(wtext(lang, "final"))}</th></tr>'
+            f'<th colspan="{st.n_players}" class="ssl-whatif-win" title="{html.escape(wtext(lang, "win_now_tip"))}">'
+            f'{html.escape(wtext(lang, "win_now"))}</th>'
+            f'<th colspan="{st.n_players}" class="ssl-whatif-final" title="{html.escape(wtext(lang, "final_tip"))}">'
+            f'{html.escape(wtext(lang, "final"))}</th></tr>'
             f"<tr><th></th>{head}{head}</tr>{''.join(body)}</table>")
         self._whatif_say("")
         return df
+
+
+def _win_cell(row: pd.Series, seat: int, lang: str) -> str:
+    """A seat's win chance at a line's start (%), its 95% interval in the title; "–" where none was measured."""
+    win = row[f"win_{seat}"]
+    if win != win:  # NaN: no value model, or the line starts at the game's end
+        return "<td>–</td>"
+    tip = wtext(lang, "win_cell", lo=f"{row[f'win_lo_{seat}']:.0%}", hi=f"{row[f'win_hi_{seat}']:.0%}")
+    return f'<td title="{html.escape(tip)}">{win:.0%}</td>'

@@ -18,8 +18,8 @@ from ..board import ASSETS
 class TreeView(anywidget.AnyWidget):
     """The record's moves as a compact tree: grouped by round, the main line, each variation indented after the
     move it replaces, moves with alternatives marked by a ring, chance variations by a die, the review's glyphs
-    and the comments. A click sends ``{"kind": "goto", "id": n}``; ← → Home End in the focused tree send
-    ``{"kind": "step", "to": "prev", "from": current}``."""
+    and the comments. A click sends ``{"kind": "goto", "id": n}``; ← → Home End pressed anywhere on the page (but
+    in a text field) send ``{"kind": "step", "to": "prev"}``, one message per press, from one view of the page."""
 
     _esm = ASSETS / "tree.js"
     _css = ASSETS / "tree.css"
