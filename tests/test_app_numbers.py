@@ -355,3 +355,19 @@ def test_the_whatif_comparison_labels_win_chances_and_final_points(lang: str) ->
                    for k in range(len(df)) for i in range(3))
     finally:
         app.close()
+
+
+def test_a_judgement_finishing_after_the_board_moved_on_is_not_shown() -> None:
+    """A live analysis of the old game that ends after a Packet Row record was loaded must not show its moves."""
+    import threading
+
+    app = LabApp(players=3, seed=1, seats=["human"] * 3, threaded=False, chart_delay=0)
+    try:
+        old = app.node
+        assert app.load_json(GameRecord.new(players=3, seed=1, game="packet_row").to_json())
+        shown = app.live_box.value
+        app._live(old, "en", threading.Event())  # the old thread's late finish
+        assert app.live_box.value == shown
+        assert "place" not in app.live_box.value
+    finally:
+        app.close()

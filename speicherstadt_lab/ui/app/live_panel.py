@@ -107,9 +107,10 @@ class LivePanel:
             body = f'<div class="ssl-none">{html.escape(t["live_none"])}</div>'
         else:
             body = live_result_html(st, win, best, lang) if win.attrs.get("over") else live_html(st, win, best, lang)
-        if cancel.is_set():
-            return
-        self.live_box.value = f'<div class="ssl-live" data-ply="{node.ply}">{body}</div>'
+        with self._lock:  # a judgement finishing after the board moved on (a step, a loaded record) is not shown
+            if cancel.is_set() or node is not self.node:
+                return
+            self.live_box.value = f'<div class="ssl-live" data-ply="{node.ply}">{body}</div>'
 
     def live_result(self, node: Node | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
         """The live analysis of ``node`` (default: the node on the board) as tables, for scripts and tests."""
