@@ -14,6 +14,8 @@ differences between actions are not blurred by different luck.
 from __future__ import annotations
 
 import math
+import warnings
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
@@ -222,8 +224,43 @@ def evaluate(state: GameState, rollouts: int = 1000, bot: Any = None, mode: str 
             lo, hi = measured.bounds(df["win_prob"].to_numpy(), state.round)
             df["win_lo"], df["win_hi"] = lo, hi
             interval = vm.interval_kind(state, "quick")
+    games = len({(tuple(leaf[0]), tuple(leaf[1])) for leaf in res})
+    if rollouts > 1 and games == 1 and interval == "sampling":
+        # every rollout was the same game (deterministic players from one order: oracle mode, greedy bots): one
+        # sample, not ``rollouts``; a Wilson band over n rollouts would claim a precision nobody measured
+        for i in df.index:
+            df.loc[i, ["win_lo", "win_hi"]] = wilson(float(df.loc[i, "win_prob"]), 1)
+        interval = "one game: every rollout the same"
+        warnings.warn(f"evaluate: all {rollouts} rollouts played the same game (mode={mode!r}, bot={_label(bot)!r}); "
+                      "the result is one game's, its interval that of a single sample", RuntimeWarning, stacklevel=2)
     df.attrs.update({"rollouts": rollouts, "mode": mode, "seed": seed, "bot": _label(bot), "method": method,
-                     "interval": interval, **({"horizon": horizon} if method == "hybrid" else {})})
+                     "interval": interval, "games": games, **({"horizon": horizon} if method == "hybrid" else {})})
+    return df
+
+
+def compare_lines(lines: Sequence[Any], mode: str = "oracle", seed: int = 0) -> pd.DataFrame:
+    """Each line's outlook, side by side: one row per line and seat (``line``, ``seat``, ``win_prob`` with its
+    95% interval, ``score_mean``) from the quick judgement. ``lines``: states, or record nodes (a chance variation
+    and the line it rearranges, say). ``mode="oracle"`` (the default here) plays each line's rollouts on its own
+    hidden order, which is what tells chance lines apart; ``"fair"`` resamples that order from the public facts,
+    so lines that differ only in it get the same numbers: that is warned about, not hidden. ``attrs["note"]`` says
+    which it was."""
+    states = [getattr(x, "state", x) for x in lines]
+    if not states:
+        raise ValueError("lines: give at least one state or node")
+    if mode == "fair" and len(states) > 1 and len({st.fingerprint() for st in states}) == 1:
+        warnings.warn("compare_lines: these lines share every public fact and differ only in hidden order; fair mode "
+                      "resamples that order, so their numbers come out the same. Use mode='oracle'.",
+                      RuntimeWarning, stacklevel=2)
+    frames = []
+    for k, st in enumerate(states):
+        ev = quick_evaluate(st, seed=seed, mode=mode)
+        frames.append(ev.reset_index().assign(line=k))
+    df = pd.concat(frames, ignore_index=True)
+    df = df[["line", "seat", *[c for c in df.columns if c not in ("line", "seat")]]]
+    df.attrs.update({"mode": mode, "seed": seed, "method": "quick", "note": (
+        "each line on its own hidden order (oracle)" if mode == "oracle" else
+        "hidden order resampled from the public facts (fair): lines differing only in it look the same")})
     return df
 
 
