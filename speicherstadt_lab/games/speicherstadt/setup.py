@@ -13,7 +13,7 @@ from ...engine.rng import Rng
 from ...engine.setup import check_seats, consistent, seat_entries, state_catalog, state_field, state_seat, state_start
 from . import kaispeicher as kai_rules
 from .catalog import Catalog, load_catalog
-from .state import PHASES, STATE_FORMAT, Notation, Seat, State, _bit
+from .state import PHASES, STATE_FORMAT, Notation, Seat, State, _bit, hooks_for
 
 EXPANSIONS = (None, "kaispeicher")
 _notations: dict[tuple[Any, ...], Notation] = {}
@@ -31,6 +31,7 @@ def _notation(cat: Catalog, expansion: str | None) -> Notation:
     if key not in _notations:
         nt = Notation(goods)
         nt.needs = tuple(tuple(c.goods.count(g) for g in goods) for c in cat.cards)
+        nt.kinds = tuple(c.kind for c in cat.cards)
         st = cat.setup
         nt.spaces, nt.workers, nt.hall_cap = st["building_spaces"], st["workers"], st["hall_capacity"]
         nt.k_convert, nt.k_sell = st["hall_convert"], st["hall_sell"]
@@ -119,6 +120,7 @@ def _blank(cat: Catalog, expansion: str | None) -> State:
     st.goods = play_goods(cat, expansion)
     st.notation = _notation(cat, expansion)
     st.expansion = expansion
+    st.hooks = hooks_for(expansion)
     return st
 
 

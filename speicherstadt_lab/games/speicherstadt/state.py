@@ -11,7 +11,8 @@ from __future__ import annotations
 import itertools
 import zlib
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
@@ -25,9 +26,9 @@ from ...engine.notation import Notation as BaseNotation
 from ...engine.rng import Rng
 
 STATE_FORMAT = "speicherstadt-lab/state/1"
-PHASES = ("demand", "spy", "purchase", "loading", "fire", "over")  # "spy" and "fire" only with Kaispeicher
+PHASES = ("demand", "spy", "purchase", "loading", "fire", "over")  # "spy" and "fire" only with the expansion
 load_messages("speicherstadt")
-load_messages("kaispeicher")
+GREY = 8  # a worker in a column is its seat's number, plus GREY for a grey worker (an expansion's)
 
 
 def _put(t: tuple[Any, ...], i: int, v: Any) -> tuple[Any, ...]:
@@ -69,6 +70,7 @@ class Notation(BaseNotation):
         self.PLACE_ALL = [tuple(self.PLACE[:k]) for k in range(17)]
         self._hall: dict[tuple[Any, ...], tuple[Action, ...]] = {}
         self.needs: tuple[tuple[int, ...], ...] = ()  # per card index, goods a contract takes, by good index
+        self.kinds: tuple[str, ...] = ()  # per card index, its kind
         # set-up numbers read on every step (filled from the catalogue by setup._notation)
         self.spaces = 8
         self.workers = 3
@@ -188,7 +190,7 @@ class Seat(SeatBase):
         self.firemen = 0
         self.sells: tuple[int, ...] = (0,) * n_goods  # coins per cube a merchant pays, by good
         self.income_bonus = 0
-        # Kaispeicher
+        # used by the expansion's rules (its hooks): delivery buildings, break cards, grey workers, Harbour Master
         self.delivers: tuple[int, ...] = (0,) * n_goods  # points per cube a delivery building gives, by good
         self.delivered = 0  # points won by deliveries
         self.breaks = 0  # break cards left
@@ -209,7 +211,7 @@ class SeatView(SeatViewBase):
         self.warehouse = tuple(g[x] for x in s.warehouse)
         self.hall = tuple(g[x] for x in s.hall)
         self.contracts = tuple((c[i].id, tuple(g[x] for x in placed)) for i, placed in s.contracts)
-        self.firemen = kai_rules.firemen_total(state, s) if state.kai is not None else s.firemen
+        self.firemen = state.hooks.firemen(state, s)
         self.has_warehouse = s.warehouse_cap > 0
         self.unloading = tuple(g[x] for x in s.unload)
         self.breaks = s.breaks
@@ -229,10 +231,12 @@ class State(BaseState, game="speicherstadt", title="Speicherstadt", state_format
 
     __slots__ = (
         "_gen", "_legal", "bag", "bought", "cargo_idx", "cat", "columns", "discard", "dock", "events", "expansion",
-        "first", "goods", "kai", "last_action", "last_round", "loading_turn", "moved", "n_players", "names",
+        "first", "goods", "hooks", "kai", "last_action", "last_round", "loading_turn", "moved", "n_players", "names",
         "notation", "observer", "offer_idx", "phase", "pile", "placed", "removed", "round", "seats", "space", "stock",
         "to_move",
     )
+    hooks: Hooks  # the rules of this position's game: the base game's, or with an expansion's (register_expansion)
+    kai: Any  # the expansion's part of the position (copy-on-write: own_part), None in the base game
 
     # -- protocol -------------------------------------------------------------------------------
 
@@ -243,21 +247,23 @@ class State(BaseState, game="speicherstadt", title="Speicherstadt", state_format
         return list(self._legal)
 
     def _rule_for(self, a: Action) -> Rule:
-        """The rule for ``a`` in this phase, or the refusal (not the verb's phase, the expansion's verb in a base
-        game, or a waiting Auction Hall or Smuggler cube that must be loaded first)."""
-        rules = _RULES.get(a.kind)
+        """The rule for ``a`` in this phase, or the refusal (not the verb's phase, a verb this game does not have,
+        or what the hooks' ``guards`` of the phase refuse)."""
+        hooks = self.hooks
+        rules = hooks.rules.get(a.kind)
         fn = rules.get(self.phase) if rules is not None else None
         if fn is None:
             raise self._refusal(a, rules)
-        if self.kai is not None and self.kai.pending >= 0 and a not in self.legal_actions():
-            raise self._illegal("pending", a, good=self.goods[self.kai.pending])
-        return fn  # type: ignore[no-any-return]
+        guard = hooks.guards.get(self.phase)
+        if guard is not None:
+            guard(self, a)
+        return fn
 
-    def _refusal(self, a: Action, rules: dict[str, Any] | None) -> IllegalAction:
+    def _refusal(self, a: Action, rules: Mapping[str, Any] | None) -> IllegalAction:
         """Why ``a`` has no rule in this phase: the game is over, the verb is not available, or another phase's."""
         if self.phase == "over":
             return self._illegal("over", a)
-        if rules is None or (self.kai is None and a.kind in _KAI_VERBS):
+        if rules is None:
             return self._illegal("not_available", a, verb=a.kind)
         return self._illegal("phase", a, verb=a.kind, need=next(iter(rules)), phase=self.phase)
 
@@ -344,30 +350,18 @@ class State(BaseState, game="speicherstadt", title="Speicherstadt", state_format
     # -- legal actions --------------------------------------------------------------------------
 
     def _compute_legal(self) -> tuple[Action, ...]:
-        ph = self.phase
-        nt = self.notation
-        if self.kai is not None:
-            if ph == "demand":
-                return kai_rules.demand_actions(self)
-            if ph == "spy":
-                return kai_rules.spy_actions(self)
-            if ph == "fire":
-                return kai_rules.fire_actions(self)
-            if ph == "purchase":
-                if self.space < len(self.offer_idx):
-                    price = len(self.columns[self.space])
-                else:
-                    price = len(self.kai.reserved) - self.kai.rpos
-                return kai_rules.purchase_actions(self, self.to_move, price)
-        if ph == "demand":
-            cap = self.cat.setup["building_spaces"]
-            place = nt.PLACE
-            return tuple([place[i] for i, col in enumerate(self.columns) if len(col) < cap])
-        if ph == "purchase":
-            return (nt.BUY, nt.PASS)
-        if ph == "loading":
-            return self._loading_actions()
-        return ()
+        legal = self.hooks.legal.get(self.phase)
+        return legal(self) if legal is not None else ()
+
+    def _demand_actions(self) -> tuple[Action, ...]:
+        """The base game's demand: a worker above any card whose column has room."""
+        cap = self.notation.spaces
+        place = self.notation.PLACE
+        return tuple([place[i] for i, col in enumerate(self.columns) if len(col) < cap])
+
+    def _purchase_actions(self) -> tuple[Action, ...]:
+        """The base game's purchase: buy or pass (a seat that cannot pay is never asked)."""
+        return (self.notation.BUY, self.notation.PASS)
 
     def _loading_actions(self) -> tuple[Action, ...]:
         i = (self.first + self.loading_turn) % self.n_players
@@ -402,10 +396,10 @@ class State(BaseState, game="speicherstadt", title="Speicherstadt", state_format
         k_convert = seat.k_convert or nt.k_convert
         if len(dock) >= min(k_convert, nt.k_sell):
             out.extend(nt.hall_actions(dock, tuple(x > 0 for x in self.stock), k_convert, nt.k_sell))
-        if self.kai is not None:
-            out.extend(kai_rules.loading_actions(self, i, seat))
-            if self.kai.pending >= 0:
-                return kai_rules.restrict_pending(self, tuple(out))
+        return self.hooks.loading_end(self, i, seat, out)
+
+    def _loading_end(self, i: int, seat: Seat, out: list[Action]) -> tuple[Action, ...]:
+        """The base game's loading actions are complete with ``done``."""
         out.append(self.notation.DONE)
         return tuple(out)
 
@@ -434,34 +428,34 @@ class State(BaseState, game="speicherstadt", title="Speicherstadt", state_format
         return space
 
     def _r_place(self, a: Action, ev: list[Event]) -> None:
-        if self.kai is not None:
-            kai_rules.r_place(self, a, ev)
-            return
+        """``place N``: the worker the hooks' ``worker`` picks goes above the card on water space N."""
         space = self._free_space(a)
         seat = self.to_move
-        col = self.columns[space] = (*self.columns[space], seat)
-        self.placed += 1
+        w = self.hooks.worker(self, seat, space, ev)
+        col = self.columns[space] = (*self.columns[space], w)
         if len(col) >= self.notation.spaces:
             self._legal = None  # a column is full: the legal places change
-        ev.append(_ev(Event, ("place", {"seat": seat, "card": self.cat.cards[self.offer_idx[space]].id, "space": space,
-                                  "price": len(col)})))
+        ev.append(_ev(Event, ("place" if w < GREY else "place_grey", {
+            "seat": seat, "card": self.cat.cards[self.offer_idx[space]].id, "space": space, "price": len(col)})))
+
+    def _worker(self, seat: int, space: int, ev: list[Event]) -> int:
+        """The base game's worker: the seat's own, counted in ``placed``."""
+        self.placed += 1
+        return seat
 
     # -- rules: purchase ------------------------------------------------------------------------
 
     def _r_buy(self, a: Action, ev: list[Event]) -> None:
         s = self.space
-        if s >= len(self.offer_idx):
-            kai_rules.r_reserved_buy(self, a, ev)
+        if s >= len(self.offer_idx):  # past the water spaces: the purchases the hooks add
+            self.hooks.buy_more(self, a, ev)
             return
         col = self.columns[s]
-        seat_i = col[0] & 7  # a grey worker (Kaispeicher) buys for its owner
+        seat_i = col[0] & 7  # a grey worker buys for its owner
         price = len(col)
         seat = self._seat(seat_i)
         if a.args == ("free",):
-            fm = kai_rules.has(self, seat, "fish_market") if self.kai is not None else -1
-            if fm < 0:
-                raise self._illegal("no_fish_market", a)
-            kai_rules.drop(self, seat_i, fm, ev)
+            self._buy_free(seat_i, a, ev)
             price = 0
         elif seat.coins < price:
             raise self._illegal("purchase_price", a, price=price, seat=seat_i, coins=seat.coins)
@@ -472,15 +466,29 @@ class State(BaseState, game="speicherstadt", title="Speicherstadt", state_format
         self.cargo_idx = _put(self.cargo_idx, s, ())
         self.offer_idx = _put(self.offer_idx, s, -1)
         self.columns[s] = ()
+        self._mark_bought(seat_i)
+
+    def _buy_free(self, seat_i: int, a: Action, ev: list[Event]) -> None:
+        """``buy free``: the seat's card that lets it buy a card free (the hooks' ``free_card``) is used up, or the
+        refusal when it has none."""
+        card = self.hooks.free_card(self, self.seats[seat_i])
+        if card < 0:
+            raise self._illegal("no_fish_market", a)
+        self.drop_card(seat_i, card, ev)
+
+    def _mark_bought(self, seat_i: int) -> None:
+        """The seat bought a card this round (no extra income)."""
         self.bought |= 1 << seat_i
 
     def _gain(self, seat_i: int, ci: int, cargo: tuple[int, ...], ev: list[Event]) -> None:
-        """A bought card joins the seat with its effect (a ship brings its cargo to be unloaded)."""
+        """A bought card joins the seat with its effect (a ship brings its cargo to be unloaded); a kind of card
+        the hooks' ``gains`` name has its effect there first, and leaves at once if that says so."""
         seat = self._seat(seat_i)
         card = self.cat.cards[ci]
         kind = card.kind
-        if self.kai is not None and not kai_rules.gain(self, seat_i, ci, ev):
-            self.discard = (*self.discard, ci)  # used up when bought (Savings Bank, Thief)
+        gain = self.hooks.gains.get(kind)
+        if gain is not None and not gain(self, seat_i, ci, ev):
+            self.discard_cards((ci,))  # used up when bought
             return
         seat.cards = (*seat.cards, ci)
         if kind == "contract":
@@ -500,8 +508,8 @@ class State(BaseState, game="speicherstadt", title="Speicherstadt", state_format
             seat.income_bonus += card.income
 
     def _r_pass(self, a: Action, ev: list[Event]) -> None:
-        if self.space >= len(self.offer_idx):
-            kai_rules.r_reserved_pass(self, a, ev)
+        if self.space >= len(self.offer_idx):  # past the water spaces: the purchases the hooks add
+            self.hooks.pass_more(self, a, ev)
             return
         self._withdraw(ev, "pass")
 
@@ -524,14 +532,13 @@ class State(BaseState, game="speicherstadt", title="Speicherstadt", state_format
         ci = self.offer_idx[s]
         cargo = self.cargo_idx[s]
         if cargo:
-            for g in cargo:
-                self.stock = _add(self.stock, g, 1)
+            self.to_stock(cargo)
             self.cargo_idx = _put(self.cargo_idx, s, ())
             goods = [self.goods[g] for g in cargo]
             ev.append(_ev(Event, ("discard_cargo", {"card": self.cat.cards[ci].id, "goods": goods})))
         else:
             ev.append(_ev(Event, ("discard", {"card": self.cat.cards[ci].id})))
-        self.discard = (*self.discard, ci)
+        self.discard_cards((ci,))
         self.offer_idx = _put(self.offer_idx, s, -1)
 
     # -- rules: loading -------------------------------------------------------------------------
@@ -588,7 +595,7 @@ class State(BaseState, game="speicherstadt", title="Speicherstadt", state_format
             raise self._illegal("merchant", a, good=name)
         self._take_from_dock(a, [name])
         seat.coins += seat.sells[g]
-        self.stock = _add(self.stock, g, 1)
+        self.to_stock((g,))
         merchant = self.cat.cards[self.owned_card(seat, "merchant", name)].id
         ev.append(_ev(Event, ("sell", {"seat": i, "good": name, "card": merchant, "coins": seat.sells[g]})))
         self._loaded(name)
@@ -640,7 +647,7 @@ class State(BaseState, game="speicherstadt", title="Speicherstadt", state_format
             seat.warehouse = tuple(rest)
         else:
             seat.hall = tuple(rest)
-        self.dock = tuple(sorted((*self.dock, g)))
+        self.to_dock(g)
         self.moved |= 1 << _bit(_OUT, where, g, len(self.goods))
         ev.append(_ev(Event, ("take_" + place, {"seat": i, "good": name})))
 
@@ -660,28 +667,22 @@ class State(BaseState, game="speicherstadt", title="Speicherstadt", state_format
         t = self.cat_gidx[target]
         if not self.stock[t]:
             raise self._illegal("convert_stock", a, good=target)
-        gs = self._take_from_dock(a, given)
-        for g in gs:
-            self.stock = _add(self.stock, g, 1)
-        self.stock = _add(self.stock, t, -1)
-        self.dock = tuple(sorted((*self.dock, t)))
+        self.to_stock(self._take_from_dock(a, given))
+        self.from_stock(t)
+        self.to_dock(t)
         ev.append(_ev(Event, ("convert", {"seat": i, "goods": list(given), "good": target})))
         for name in given:
             self._loaded(name)
 
     def _r_hallsell(self, a: Action, ev: list[Event]) -> None:
         i, seat = self._loading_seat()
-        gs = self._take_from_dock(a, list(a.args))
-        for g in gs:
-            self.stock = _add(self.stock, g, 1)
+        self.to_stock(self._take_from_dock(a, list(a.args)))
         seat.coins += 1
         ev.append(_ev(Event, ("hallsell", {"seat": i, "goods": list(a.args)})))
         for name in a.args:
             self._loaded(name)
 
     def _r_done(self, a: Action, ev: list[Event]) -> None:
-        if self.kai is not None and self.kai.pending >= 0:
-            raise self._illegal("pending", a, good=self.goods[self.kai.pending])
         i = (self.first + self.loading_turn) % self.n_players
         ev.append(_ev(Event, ("done", {"seat": i})))
         self._end_loading_turn(ev)
@@ -689,124 +690,110 @@ class State(BaseState, game="speicherstadt", title="Speicherstadt", state_format
     def _end_loading_turn(self, ev: list[Event]) -> None:
         i = (self.first + self.loading_turn) % self.n_players
         if self.dock:
-            for g in self.dock:
-                self.stock = _add(self.stock, g, 1)
+            self.to_stock(self.dock)
             ev.append(_ev(Event, ("expire", {"seat": i, "goods": [self.goods[g] for g in self.dock]})))
             self.dock = ()
         self.moved = 0
-        if self.kai is not None:
-            kai_rules.end_loading_turn(self)
+        self.hooks.turn_ended(self)
         self.loading_turn += 1
         self.to_move = None
 
     # -- automatic steps ------------------------------------------------------------------------
 
     def _advance(self, ev: list[Event]) -> None:
-        """Carry out every step without a real decision, until a seat must choose or the game ends."""
-        n = self.n_players
-        while True:
-            ph = self.phase
-            if self.kai is not None and ph in ("demand", "spy", "fire", "purchase"):
-                if self._kai_step(ph, ev):
-                    return
-                if self.phase != ph:
-                    continue
-            if ph == "demand":
-                total = n * self.notation.workers
-                if self.placed < total:
-                    self.to_move = (self.first + self.placed) % n
-                    legal = self._legal
-                    if legal is None:
-                        legal = self._legal = self._compute_legal()
-                    if len(legal) >= 2:
-                        return
-                    ev.append(_ev(Event, ("only_space", {"seat": self.to_move, "space": legal[0].args[0]})))
-                    self._r_place(legal[0], ev)
-                    continue
-                self.phase = "purchase"
-                self.space = 0
-            elif ph == "purchase":
-                s = self.space
-                k = len(self.offer_idx)
-                while s < k and (self.offer_idx[s] < 0 or not self.columns[s]):
-                    if self.offer_idx[s] >= 0:
-                        self._discard_offer(s, ev)
-                    s += 1
-                self.space = s
-                if s == k:
-                    if self.kai is not None and kai_rules.reserved_step(self, ev):
-                        self._legal = None
-                        return
-                    self.phase = "loading"
-                    self.loading_turn = 0
-                    self.to_move = None
-                    continue
-                seat = self.columns[s][0] & 7
-                if self.seats[seat].coins < len(self.columns[s]) and (
-                        self.kai is None or kai_rules.has(self, self.seats[seat], "fish_market") < 0):
-                    self._withdraw(ev, "cannot_pay")
-                    continue
-                self.to_move = seat
-                self._legal = None
-                return
-            elif ph == "loading":
-                if self.loading_turn >= n:
-                    self._income(ev)
-                    if self.phase == "over":
-                        return
-                    continue
-                if self.to_move is None:
-                    i = (self.first + self.loading_turn) % n
-                    seat = self.seats[i]
-                    if seat.unload:
-                        seat = self._seat(i)
-                        self.dock = seat.unload
-                        seat.unload = ()
-                        ev.append(_ev(Event, ("unload", {"seat": i, "goods": [self.goods[g] for g in self.dock]})))
-                    elif not seat.warehouse and not seat.hall and (
-                            self.kai is None or not kai_rules.has_loading_cards(self, seat)):
-                        ev.append(_ev(Event, ("no_loading", {"seat": i})))
-                        self.loading_turn += 1
-                        continue
-                    self.to_move = i
-                legal = self._loading_actions()
-                if len(legal) >= 2:
-                    self._legal = legal
-                    return
-                if legal and legal[0].kind != "done":  # a waiting cube with one use is loaded there
-                    ev.append(_ev(Event, ("forced", {"seat": self.to_move, "action": legal[0].text})))
-                    _RULES[legal[0].kind]["loading"](self, legal[0], ev)
-                    continue
-                if not self.dock:
-                    seat = self.seats[self.to_move]
-                    key = "no_loading_stored" if seat.warehouse or seat.hall else "no_loading"
-                    ev.append(_ev(Event, (key, {"seat": self.to_move})))
-                self._end_loading_turn(ev)
-            else:
-                self.to_move = None
-                self._legal = ()
-                return
+        """Carry out every step without a real decision, until a seat must choose or the game ends: the step of the
+        phase (the hooks' ``steps``) runs until one says a seat decides."""
+        steps = self.hooks.steps
+        while not steps[self.phase](self, ev):
+            pass
 
-    def _kai_step(self, ph: str, ev: list[Event]) -> bool:
-        """Kaispeicher's own steps; True when a seat must decide now."""
-        if ph == "fire":
-            if self.kai.fire:
+    def _demand_step(self, ev: list[Event]) -> bool:
+        """The base game's demand: the workers go down in turn from the metal coin; a seat with one space left is
+        placed there. Purchase follows once every worker stands."""
+        n = self.n_players
+        if self.placed < n * self.notation.workers:
+            self.to_move = (self.first + self.placed) % n
+            legal = self._legal
+            if legal is None:
+                legal = self._legal = self._compute_legal()
+            if len(legal) >= 2:
                 return True
-            if self.last_round and self.loading_turn >= self.n_players:
-                if kai_rules.end_fires(self, ev):
-                    self._finish(ev)
-                return True
-            return not kai_rules.supply(self, ev)
-        if ph == "demand":
-            return kai_rules.demand_step(self, ev)
-        if ph == "spy":
-            return kai_rules.spy_step(self)
+            ev.append(_ev(Event, ("only_space", {"seat": self.to_move, "space": legal[0].args[0]})))
+            self._r_place(legal[0], ev)
+            return False
+        self.begin_purchase()
         return False
 
+    def _purchase_step(self, ev: list[Event]) -> bool:
+        """Purchase, water space by water space from the left: the lowest worker buys or passes (one who cannot pay
+        withdraws); then the purchases the hooks add (``purchase_more``), then loading."""
+        s = self.space
+        k = len(self.offer_idx)
+        while s < k and (self.offer_idx[s] < 0 or not self.columns[s]):
+            if self.offer_idx[s] >= 0:
+                self._discard_offer(s, ev)
+            s += 1
+        self.space = s
+        if s == k:
+            if self.hooks.purchase_more(self, ev):
+                self._legal = None
+                return True
+            self.phase = "loading"
+            self.loading_turn = 0
+            self.to_move = None
+            return False
+        seat = self.columns[s][0] & 7
+        if self.seats[seat].coins < len(self.columns[s]) and self.hooks.free_card(self, self.seats[seat]) < 0:
+            self._withdraw(ev, "cannot_pay")
+            return False
+        self.to_move = seat
+        self._legal = None
+        return True
+
+    def _loading_step(self, ev: list[Event]) -> bool:
+        """Loading, seat by seat from the metal coin: a seat's ships unload onto the dock; a turn without a choice
+        is carried out; income (and the next round, or the end) follows the last seat."""
+        n = self.n_players
+        if self.loading_turn >= n:
+            self._income(ev)
+            return self.phase == "over"
+        if self.to_move is None:
+            i = (self.first + self.loading_turn) % n
+            seat = self.seats[i]
+            if seat.unload:
+                seat = self._seat(i)
+                self.dock = seat.unload
+                seat.unload = ()
+                ev.append(_ev(Event, ("unload", {"seat": i, "goods": [self.goods[g] for g in self.dock]})))
+            elif not seat.warehouse and not seat.hall and not self.hooks.loading_cards(self, seat):
+                ev.append(_ev(Event, ("no_loading", {"seat": i})))
+                self.loading_turn += 1
+                return False
+            self.to_move = i
+        legal = self._loading_actions()
+        if len(legal) >= 2:
+            self._legal = legal
+            return True
+        if legal and legal[0].kind != "done":  # a waiting cube with one use is loaded there
+            ev.append(_ev(Event, ("forced", {"seat": self.to_move, "action": legal[0].text})))
+            self.hooks.rules[legal[0].kind]["loading"](self, legal[0], ev)
+            return False
+        if not self.dock:
+            seat = self.seats[self.to_move]
+            key = "no_loading_stored" if seat.warehouse or seat.hall else "no_loading"
+            ev.append(_ev(Event, (key, {"seat": self.to_move})))
+        self._end_loading_turn(ev)
+        return False
+
+    def _over_step(self, ev: list[Event]) -> bool:
+        """The game is over: nobody is to move."""
+        self.to_move = None
+        self._legal = ()
+        return True
+
     def _loaded(self, name: str) -> None:
-        """A cube of ``name`` went onto a card: a waiting Auction Hall or Smuggler cube is loaded."""
-        if self.kai is not None and self.kai.pending >= 0 and self.goods[self.kai.pending] == name:
-            self.kai = self.kai._replace(pending=-1)
+        """A cube of ``name`` went onto a card (the hooks' ``cube_loaded`` hears of it)."""
+        self.hooks.cube_loaded(self, name)
 
     def _income(self, ev: list[Event]) -> None:
         base = self.notation.income
@@ -817,19 +804,19 @@ class State(BaseState, game="speicherstadt", title="Speicherstadt", state_format
             seat.coins += amount
             ev.append(_ev(Event, ("income", {"seat": i, "coins": amount})))
         if self.last_round:
-            if self.kai is not None:
-                if kai_rules.end_fires(self, ev):
-                    self._finish(ev)
-                return
-            while self.pile:
-                self.resolve_fire(self.pile[0], ev)
-                self.pile = self.pile[1:]
-            self._finish(ev)
+            if self.hooks.end_fires(self, ev):
+                self._finish(ev)
             return
         self.first = (self.first + 1) % self.n_players
         ev.append(_ev(Event, ("metal_coin", {"seat": self.first})))
         self.round += 1
         self._start_round(ev)
+
+    def _end_fires(self, ev: list[Event]) -> bool:
+        """The base game's end: the fires left on the pile burn, in order; the game ends now."""
+        while self.pile:
+            self.resolve_fire(self.draw_card(), ev)
+        return True
 
     def _start_round(self, ev: list[Event]) -> None:
         ev.append(_ev(Event, ("round", {"round": self.round, "seat": self.first})))
@@ -840,65 +827,55 @@ class State(BaseState, game="speicherstadt", title="Speicherstadt", state_format
         self.dock = ()
         self.to_move = None
         self._legal = None
-        if self.expansion is not None:
-            kai_rules.start_round(self)
-            self.phase = "fire"  # until the supply is complete; _kai_step continues it
-            kai_rules.supply(self, ev)
-            return
+        self.offer_idx = ()
+        self.cargo_idx = ()
+        self.columns = []
+        self.hooks.supply(self, ev)
+
+    def _supply(self, ev: list[Event]) -> None:
+        """The base game's supply: cards from the pile onto the water spaces (a fire burns when it is drawn, a ship
+        brings cubes from the bag); demand follows."""
         k = self.cat.setup["offer_size"][str(self.n_players)]
-        offer: list[int] = []
-        cargo: list[tuple[int, ...]] = []
         cards = self.cat.cards
-        pile = self.pile
-        pos = 0
         # The bottom card (the 4th fire) is never drawn in a supply: it is resolved after the last round.
-        while len(offer) < k and pos < len(pile) - 1:
-            ci = pile[pos]
-            pos += 1
+        while len(self.offer_idx) < k and len(self.pile) > 1:
+            ci = self.draw_card()
             card = cards[ci]
             if card.kind == "fire":
                 self.resolve_fire(ci, ev)
                 continue
-            offer.append(ci)
-            if card.kind == "ship":
-                cubes = self.bag[: card.capacity]
-                self.bag = self.bag[card.capacity:]
-                cargo.append(tuple(sorted(cubes)))
-            else:
-                cargo.append(())
-        self.pile = pile[pos:]
-        self.offer_idx = tuple(offer)
-        self.cargo_idx = tuple(cargo)
-        self.columns = [()] * len(offer)
+            self.lay_out(ci, self.draw_cubes(card.capacity) if card.kind == "ship" else ())
         self._supply_drawn(ev)
 
     def _supply_drawn(self, ev: list[Event]) -> None:
-        """The round's supply lies out: its cards and the ships' cargo told (with Kaispeicher the top row's too),
+        """The round's supply lies out: its cards and the ships' cargo told (each row of the hooks' ``supply_rows``),
         the last round begun once only fires are left; demand follows."""
-        cards, goods, kai = self.cat.cards, self.goods, self.kai
-        ev.append(_ev(Event, ("supply", {"cards": [cards[c].id for c in self.offer_idx]})))
-        if kai is not None:
-            ev.append(_ev(Event, ("supply_top", {"cards": [cards[c].id for c in kai.top]})))
-        rows = [("ship", self.cargo_idx), *([("ship_top", kai.top_cargo)] if kai is not None else [])]
-        for key, cargo in rows:
+        cards, goods = self.cat.cards, self.goods
+        rows = self.hooks.supply_rows(self)
+        for key, row, _ship_key, _cargo in rows:
+            ev.append(_ev(Event, (key, {"cards": [cards[c].id for c in row]})))
+        for _key, _row, ship_key, cargo in rows:
             for s, cs in enumerate(cargo):
                 if cs:
-                    ev.append(_ev(Event, (key, {"space": s, "goods": [goods[g] for g in cs]})))
+                    ev.append(_ev(Event, (ship_key, {"space": s, "goods": [goods[g] for g in cs]})))
         if all(cards[c].kind == "fire" for c in self.pile):
             self.last_round = True
             ev.append(_ev(Event, ("last_round", {})))
         self.phase = "demand"
 
-    def resolve_fire(self, ci: int, ev: list[Event], sums: list[int] | None = None,
-                     ) -> tuple[list[int], list[int]] | None:
+    def _supply_rows(self) -> list[tuple[str, tuple[int, ...], str, tuple[tuple[int, ...], ...]]]:
+        """The base game's supply lies on the water spaces: (event key, cards, ships' event key, cargo)."""
+        return [("supply", self.offer_idx, "ship", self.cargo_idx)]
+
+    def resolve_fire(self, ci: int, ev: list[Event]) -> tuple[list[int], list[int]] | None:
         """Score fire card ``ci`` (the one fire rule of the game, the expansion's too): the seats with the most
-        firemen (``sums``, default each seat's own) gain its strength, those with the fewest lose it; the
-        card is discarded. Returns (gainers, losers), or None for a tie (nobody gains or loses)."""
+        firemen (the hooks' ``firemen``) gain its strength, those with the fewest lose it; the card is discarded.
+        Returns (gainers, losers), or None for a tie (nobody gains or loses)."""
         card = self.cat.cards[ci]
-        if sums is None:
-            sums = [s.firemen for s in self.seats]
+        firemen = self.hooks.firemen
+        sums = [firemen(self, s) for s in self.seats]
         hi, lo = max(sums), min(sums)
-        self.discard = (*self.discard, ci)
+        self.discard_cards((ci,))
         if hi == lo:
             ev.append(_ev(Event, ("fire_tie", {"card": card.id, "strength": card.strength, "total": hi})))
             return None
@@ -913,6 +890,7 @@ class State(BaseState, game="speicherstadt", title="Speicherstadt", state_format
         return plus, minus
 
     def _finish(self, ev: list[Event]) -> None:
+        """The game ends: nobody is to move; every seat's final score and the winners told."""
         self.phase = "over"
         self.to_move = None
         self._legal = ()
@@ -944,8 +922,7 @@ class State(BaseState, game="speicherstadt", title="Speicherstadt", state_format
             "chamber_of_commerce": sum(c.vp_per_coin for c in cards if c.kind == "chamber_of_commerce") * s.coins,
             "port": sum(c.vp_per_ship for c in cards if c.kind == "port") * ships,
         }
-        if self.expansion is not None:
-            out.update(kai_rules.score_extras(self, s, cards))
+        out.update(self.hooks.score_extras(self, s, cards))
         return out
 
     def _tiebreak(self, seat: int) -> int:
@@ -1070,9 +1047,7 @@ class State(BaseState, game="speicherstadt", title="Speicherstadt", state_format
         key = (self.round, self.phase, self.first, self.placed, self.space, self.loading_turn, self.to_move,
                self.dock, self.moved, self.stock, self.offer_idx, self.cargo_idx, tuple(self.columns), seats,
                len(self.pile), self.last_action)
-        if self.kai is not None:
-            key = (key, self.kai, tuple((x.breaks, x.grey, x.delivered) for x in self.seats))
-        return zlib.crc32(repr(key).encode())
+        return zlib.crc32(repr(self.hooks.fingerprint(self, key)).encode())
 
     def observe(self, seat: int | None) -> State:
         """The state as ``seat`` sees it: hidden orders replaced by a canonical one that reveals nothing.
@@ -1151,12 +1126,12 @@ class State(BaseState, game="speicherstadt", title="Speicherstadt", state_format
                     "warehouse": gs(s.warehouse),
                     "hall": gs(s.hall),
                     "unload": gs(s.unload),
-                    **({"breaks": s.breaks, "grey": s.grey, "delivered": s.delivered} if self.kai is not None else {}),
+                    **{f: getattr(s, f) for f in self.hooks.seat_fields},
                 }
                 for s in self.seats
             ],
             **self._dict_tail(),
-            **({"kai": kai_rules.to_dict(self)} if self.kai is not None else {}),
+            **self.hooks.more_dict(self),
         }
 
     @property
@@ -1164,24 +1139,117 @@ class State(BaseState, game="speicherstadt", title="Speicherstadt", state_format
         """Each good in play by its index (the notation's order)."""
         return self.notation.order
 
-    # -- the expansion's door -------------------------------------------------------------------
-    # What kaispeicher.py calls on the base state, and nothing private: aliases of the helpers the base
-    # rules use themselves (class attributes, so the expansion pays no extra call), plus resolve_fire.
+    # -- the interface of the rules -------------------------------------------------------------
+    # What the rules change a position with, inside ``apply``'s copy-on-write; the expansion's rules (kaispeicher.py)
+    # change it only through these, as the base rules do: the aliases are of the helpers the base rules use
+    # themselves (class attributes, so the expansion pays no extra call).
     own_seat = BaseState._seat  # the seat's data, owned by this state (cloned on first write)
     refuse = _illegal  # an IllegalAction naming the rule, with this game's names
-    free_space = _free_space  # the water space ``place N`` names, or the refusal
     supply_drawn = _supply_drawn  # the supply lies out: its events, the last round's start, demand next
     turn_seat = _loading_seat  # (seat index, its data) of the seat whose loading turn it is
     gain_card = _gain  # a bought card joins a seat with its effect
     take_from_dock = _take_from_dock  # remove named cubes from the dock or refuse naming the missing one
-    cube_loaded = _loaded  # a cube went onto a card: a waiting Auction Hall or Smuggler cube is loaded
+    cube_loaded = _loaded  # a cube went onto a card
+    buy_free = _buy_free  # ``buy free``: the seat's free-purchase card used up, or the refusal
+    mark_bought = _mark_bought  # the seat bought a card this round
+    finish = _finish  # the game ends: final scores and winners told
 
-    def set_legal(self, legal: tuple[Action, ...] | None) -> None:
-        """The legal actions of this position now (None: computed on demand)."""
+    def own_part(self) -> Any:
+        """The expansion's part of this position (``kai``), owned by this state (cloned on first write)."""
+        part = self.kai
+        if part._gen != self._gen:
+            part = self.kai = part.clone(self._gen)
+        return part
+
+    def set_part(self, part: Any) -> None:
+        """A new expansion's part of this position (a round's start), owned by this state."""
+        part._gen = self._gen
+        self.kai = part
+
+    def ask(self, seat: int | None, legal: tuple[Action, ...] | None = None) -> None:
+        """``seat`` decides now (None: nobody yet), with ``legal`` its legal actions (None: computed on demand)."""
+        self.to_move = seat
         self._legal = legal
 
+    def enter(self, phase: str) -> None:
+        """The position moves on to ``phase``; the step of that phase finds the seat to decide."""
+        self.phase = phase
+        self.to_move = None
+        self._legal = None
 
-_RULES: dict[str, dict[str, Any]] = {
+    def begin_purchase(self) -> None:
+        """Purchase begins at the leftmost water space."""
+        self.enter("purchase")
+        self.space = 0
+
+
+    def draw_card(self) -> int:
+        """The top card of the draw pile, taken off it."""
+        ci = self.pile[0]
+        self.pile = self.pile[1:]
+        return ci
+
+
+    def draw_cubes(self, k: int) -> tuple[int, ...]:
+        """The next ``k`` cubes from the bag (sorted: a ship's cargo)."""
+        cubes = self.bag[:k]
+        self.bag = self.bag[k:]
+        return tuple(sorted(cubes))
+
+
+    def lay_out(self, ci: int, cargo: tuple[int, ...]) -> None:
+        """Card ``ci`` (with a ship's ``cargo``) goes onto the next water space, no worker above it yet."""
+        self.offer_idx = (*self.offer_idx, ci)
+        self.cargo_idx = (*self.cargo_idx, cargo)
+        self.columns.append(())
+
+
+    def to_stock(self, goods: Iterable[int]) -> None:
+        """Cubes back to the general stock."""
+        stock = list(self.stock)
+        for g in goods:
+            stock[g] += 1
+        self.stock = tuple(stock)
+
+
+    def from_stock(self, g: int) -> None:
+        """A cube of good ``g`` taken from the general stock (it holds one)."""
+        self.stock = _add(self.stock, g, -1)
+
+
+    def to_dock(self, g: int) -> None:
+        """A cube of good ``g`` onto the dock of the seat whose loading turn it is."""
+        self.dock = tuple(sorted((*self.dock, g)))
+
+
+    def discard_cards(self, cards: Iterable[int]) -> None:
+        """Cards onto the discard pile."""
+        self.discard = (*self.discard, *cards)
+
+
+    def drop_card(self, seat_i: int, card: int, ev: list[Event]) -> None:
+        """A card used up by a seat (a one-use card) leaves it for the discard pile."""
+        seat = self._seat(seat_i)
+        cards = list(seat.cards)
+        cards.remove(card)
+        seat.cards = tuple(cards)
+        self.discard_cards((card,))
+        ev.append(_ev(Event, ("discarded", {"seat": seat_i, "card": self.cat.cards[card].id})))
+
+
+    def swap_workers(self, s1: int, l1: int, s2: int, l2: int) -> None:
+        """The workers at level ``l1`` above water space ``s1`` and at ``l2`` above ``s2`` change places."""
+        cols = self.columns
+        w1, w2 = cols[s1][l1], cols[s2][l2]
+        c1 = list(cols[s1])
+        c1[l1] = w2
+        cols[s1] = tuple(c1)
+        c2 = list(cols[s2])
+        c2[l2] = w1
+        cols[s2] = tuple(c2)
+
+
+_RULES: dict[str, dict[str, Rule]] = {
     "place": {"demand": State._r_place},
     "buy": {"purchase": State._r_buy},
     "pass": {"purchase": State._r_pass},
@@ -1195,24 +1263,94 @@ _RULES: dict[str, dict[str, Any]] = {
     "done": {"loading": State._r_done},
 }
 
-# ---- hook points -------------------------------------------------------------------------------------
-# The rules never import what plugs into them. The Kaispeicher expansion (kaispeicher.py) registers its
-# rules module and verbs when it is imported, and the base rules call it only for a position with the
-# expansion (``state.kai is not None``); explanations and the notebook rendering register as capabilities.
-# The package's __init__ imports all of them, so they are in place before any state exists.
 
-kai_rules: Any = None  # the registered expansion's rules module
-_KAI_VERBS: frozenset[str] = frozenset()  # verbs only the expansion has: refused in a base-game position
+# ---- hook points -------------------------------------------------------------------------------------
+# The rules never import what plugs into them. A position's ``hooks`` are the rules of its game: the base game's
+# (BASE_HOOKS), or those an expansion registered (register_expansion: kaispeicher.py, when it is imported). The base
+# rules call them at every point where an expansion changes the flow, with no test of which game it is; the
+# expansion's own part of a position is the ``kai`` field, changed through ``own_part``. Explanations and the notebook
+# rendering register as capabilities. The package's __init__ imports all of them, before any state exists.
+
+Step = Callable[[State, list[Event]], bool]
+
+
+def _nothing(*_args: Any) -> None:
+    """A hook point where the base game does nothing."""
+
+
+def _refuse_more(state: State, a: Action, ev: list[Event]) -> None:
+    raise AssertionError("the base game has no purchases past the water spaces")
+
+
+@dataclass(frozen=True)
+class Hooks:
+    """The rules of one game at the points where an expansion changes them (the base game's: ``BASE_HOOKS``).
+    Each is a function of the state being built inside ``apply`` (and its arguments); a hook that changes the
+    position does so through the state's interface (``own_seat``, ``own_part``, ``ask``, ``to_stock``, ...)."""
+
+    name: str | None = None  # the expansion's name (None: the base game)
+    # phases: the rule of each verb, the automatic step and the legal actions of each phase
+    rules: Mapping[str, Mapping[str, Rule]] = field(default_factory=dict)  # verb -> phase -> rule(state, action, ev)
+    steps: Mapping[str, Step] = field(default_factory=dict)  # phase -> step(state, ev): True once a seat decides
+    legal: Mapping[str, Callable[[State], tuple[Action, ...]]] = field(default_factory=dict)  # phase -> actions
+    guards: Mapping[str, Callable[[State, Action], None]] = field(default_factory=dict)  # phase -> a check that
+    # refuses an action before its rule
+    # supply
+    supply: Callable[[State, list[Event]], None] = State._supply  # a round's supply, the rows emptied
+    supply_rows: Callable[[State], list[Any]] = State._supply_rows  # (key, cards, ship key, cargo) per row laid out
+    # demand and purchase
+    worker: Callable[[State, int, int, list[Event]], int] = State._worker  # the worker a seat places above a space
+    purchase_more: Step = lambda state, ev: False  # purchases after the water spaces: True when a seat decides
+    buy_more: Rule = _refuse_more  # ``buy`` of such a purchase
+    pass_more: Rule = _refuse_more  # ``pass`` of such a purchase
+    free_card: Callable[[State, Seat], int] = lambda state, seat: -1  # the seat's card that buys free, or -1
+    gains: Mapping[str, Callable[[State, int, int, list[Event]], bool]] = field(default_factory=dict)
+    # (kind -> gain(state, seat, card, events): what a bought card of that kind does first; False: it leaves at once)
+    # loading
+    loading_end: Callable[[State, int, Seat, list[Action]], tuple[Action, ...]] = State._loading_end
+    loading_cards: Callable[[State, Seat], bool] = lambda state, seat: False  # a turn without unloaded or stored cubes
+    cube_loaded: Callable[[State, str], None] = _nothing  # a cube of that good went onto a card
+    turn_ended: Callable[[State], None] = _nothing  # a loading turn ends
+    # fires and scoring
+    firemen: Callable[[State, Seat], int] = lambda state, seat: seat.firemen  # what a seat's firemen count at a fire
+    end_fires: Step = State._end_fires  # after the last round: True when the game ends now
+    score_extras: Callable[[State, Seat, list[Any]], dict[str, int]] = lambda state, seat, cards: {}
+    # a position's data
+    seat_fields: tuple[str, ...] = ()  # seat fields the game adds to a state's data (to_dict, from_dict, scenarios)
+    more_dict: Callable[[State], dict[str, Any]] = lambda state: {}  # the expansion's part of to_dict
+    fingerprint: Callable[[State, Any], Any] = lambda state, key: key  # the public key, with the expansion's part
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return hooks_for, (self.name,)  # a pickled position names its rules (they are functions, some lambdas)
+
+
+BASE_HOOKS = Hooks(
+    rules=_RULES,
+    steps={"demand": State._demand_step, "purchase": State._purchase_step, "loading": State._loading_step,
+           "over": State._over_step},
+    legal={"demand": State._demand_actions, "purchase": State._purchase_actions, "loading": State._loading_actions},
+)
+_HOOKS: dict[str | None, Hooks] = {None: BASE_HOOKS}
 CAPABILITIES = State.plugins  # "explain": explain_action(state, action, lang); "html": state_html(state)
 
 
-def register_expansion(rules: Any, verbs: dict[str, dict[str, Any]]) -> None:
-    """Plug the expansion's rules in: ``rules`` is called at the hook points, ``verbs`` (phase -> verb -> rule)
-    adds the rules of its verbs."""
-    global kai_rules, _KAI_VERBS
-    kai_rules = rules
+def register_expansion(name: str, verbs: Mapping[str, Mapping[str, Rule]], **hooks: Any) -> Hooks:
+    """Plug an expansion's rules in: ``verbs`` (phase -> verb -> rule) adds the rules of its verbs, each of ``hooks``
+    replaces the base game's hook of that name (``steps`` and ``legal`` add to or replace the base game's phases).
+    Returns the expansion's :class:`Hooks`, which its positions use (``hooks_for(name)``)."""
+    rules = {verb: dict(phases) for verb, phases in _RULES.items()}
     for phase, rules_of in verbs.items():
         for verb, rule in rules_of.items():
-            _RULES.setdefault(verb, {})[phase] = rule
-    _KAI_VERBS = frozenset(v for v, phases in _RULES.items()
-                           if all(f.__module__ == rules.__name__ for f in phases.values()))
+            rules.setdefault(verb, {})[phase] = rule
+    for key in ("steps", "legal"):
+        hooks[key] = {**getattr(BASE_HOOKS, key), **hooks.get(key, {})}
+    _HOOKS[name] = replace(BASE_HOOKS, name=name, rules=rules, **hooks)
+    return _HOOKS[name]
+
+
+def hooks_for(expansion: str | None) -> Hooks:
+    """The rules of a game with ``expansion`` (None: the base game); ValueError for one not registered."""
+    try:
+        return _HOOKS[expansion]
+    except KeyError:
+        raise ValueError(f"expansion: {expansion!r} is not registered") from None
