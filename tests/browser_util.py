@@ -7,6 +7,7 @@ Never ``playwright install``: the browser is ``/usr/bin/chromium`` (``make chrom
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import os
 import shutil
@@ -83,12 +84,29 @@ def voila_server(notebook: Path = NOTEBOOK, timeout: float = 60.0) -> Iterator[s
                     time.sleep(0.3)
             yield url
         finally:
-            proc.terminate()
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(5)
+            stop(proc)
+
+
+def stop(proc: subprocess.Popen[bytes]) -> None:
+    """End a server this module started: terminate, and kill it if it does not stop within 10 s."""
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(5)
+
+
+_PINGS = itertools.count(1)
+
+
+def settle(page: Any, timeout: float = 30_000, idle_timeout: float = 120_000) -> None:
+    """Until the kernel has handled every message the page sent so far (the probe answers a fresh ping within
+    ``timeout`` ms) and no background job runs (the app's ``ssl-idle``, within ``idle_timeout`` ms)."""
+    n = next(_PINGS)
+    page.evaluate("n => window.sslPing(n)", n)
+    page.wait_for_selector(f'.ssl-probe[data-pong="{n}"]', state="attached", timeout=timeout)
+    page.wait_for_selector(".ssl-app.ssl-idle", state="attached", timeout=idle_timeout)
 
 
 def launch(playwright: Any) -> Any:
@@ -164,9 +182,4 @@ def binder_server(*options: str) -> Iterator[str]:
             yield url
         finally:
             SERVER_PIDS.pop(url, None)
-            proc.terminate()
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(5)
+            stop(proc)

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 from browser_util import NOTEBOOK, app_session, voila_server
+from browser_util import settle as wait_settled
 from playwright.sync_api import Page, sync_playwright
 
 from speicherstadt_lab.records import GameRecord
@@ -51,15 +52,9 @@ def session(notebook: Path) -> Iterator[dict[str, Any]]:
 
 # ---- helpers ------------------------------------------------------------------------------------------
 
-_pings = iter(range(1, 1_000_000))
-
-
 def settle(page: Page) -> None:
-    """Until the kernel has handled every message sent so far (the probe answers the ping) and no job runs."""
-    n = next(_pings)
-    page.evaluate("n => window.sslPing(n)", n)
-    page.wait_for_selector(f'.ssl-probe[data-pong="{n}"]', state="attached", timeout=TIMEOUT)
-    page.wait_for_selector(".ssl-app.ssl-idle", state="attached", timeout=TIMEOUT)
+    """Until the kernel has caught up and no job runs (``browser_util.settle``)."""
+    wait_settled(page, TIMEOUT, TIMEOUT)
 
 
 def ply_shown(page: Page) -> int:

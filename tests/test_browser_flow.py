@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from browser_util import app_session, voila_server
+from browser_util import settle as wait_settled
 from playwright.sync_api import Page, sync_playwright
 from test_whatif_panel import round_start_with_a_fire
 
@@ -37,15 +38,9 @@ def session() -> Iterator[dict[str, Any]]:
 
 # ---- helpers ------------------------------------------------------------------------------------------
 
-_pings = iter(range(1, 1_000_000))
-
-
 def settle(page: Page) -> None:
-    """Until the kernel has handled every message sent so far and no background job runs."""
-    n = next(_pings)
-    page.evaluate("n => window.sslPing(n)", n)
-    page.wait_for_selector(f'.ssl-probe[data-pong="{n}"]', state="attached", timeout=TIMEOUT)
-    page.wait_for_selector(".ssl-app.ssl-idle", state="attached", timeout=GAME_TIMEOUT)
+    """Until the kernel has caught up and no job runs (``browser_util.settle``)."""
+    wait_settled(page, TIMEOUT, GAME_TIMEOUT)
 
 
 def position(page: Page) -> str:

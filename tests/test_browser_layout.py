@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 from browser_util import VIEWPORT, app_session, voila_server
+from browser_util import settle as wait_settled
 from playwright.sync_api import Page, sync_playwright
 
 from speicherstadt_lab.bots import make_bot
@@ -112,9 +113,6 @@ OVERFLOW = """() => {
 # Characters only an emoji font draws (U+1F000 and up): the page must not need one to be understood.
 EMOJI = "() => [...new Set([...document.querySelector('.ssl-app').innerText].filter(c => c.codePointAt(0) >= 0x1F000))]"
 
-_pings = iter(range(1, 1_000_000))
-
-
 @pytest.fixture(scope="module")
 def session() -> Iterator[dict[str, Any]]:
     """One page for the module (1280×800), with every console error and page error it logs."""
@@ -166,11 +164,8 @@ POSITIONS: dict[str, tuple[str, dict[str, Any], int, int, Callable[[Any], bool]]
 
 
 def settle(page: Page) -> None:
-    """Until the kernel has handled every message sent so far and no background job runs."""
-    n = next(_pings)
-    page.evaluate("n => window.sslPing(n)", n)
-    page.wait_for_selector(f'.ssl-probe[data-pong="{n}"]', state="attached", timeout=TIMEOUT)
-    page.wait_for_selector(".ssl-app.ssl-idle", state="attached", timeout=JOB_TIMEOUT)
+    """Until the kernel has caught up and no job runs (``browser_util.settle``)."""
+    wait_settled(page, TIMEOUT, JOB_TIMEOUT)
 
 
 def wait_ply(page: Page, ply: int, last: int | None = None) -> None:
