@@ -11,7 +11,7 @@ from scenario import play, stack_bag, stack_deck
 import speicherstadt_lab as sl
 from speicherstadt_lab.engine.i18n import messages
 from speicherstadt_lab.games.speicherstadt.explain import explain_actions
-from speicherstadt_lab.games.speicherstadt.state import _RULES, hooks_for
+from speicherstadt_lab.games.speicherstadt.state import hooks_for
 
 LEFTOVER = re.compile(r"[{}|]")
 
