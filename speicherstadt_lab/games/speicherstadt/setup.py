@@ -32,6 +32,7 @@ def _notation(cat: Catalog, expansion: str | None) -> Notation:
         nt = Notation(goods)
         nt.needs = tuple(tuple(c.goods.count(g) for g in goods) for c in cat.cards)
         nt.kinds = tuple(c.kind for c in cat.cards)
+        nt.of_kind = {kind: frozenset(c.idx for c in cat.cards if c.kind == kind) for kind in set(nt.kinds)}
         st = cat.setup
         nt.spaces, nt.workers, nt.hall_cap = st["building_spaces"], st["workers"], st["hall_capacity"]
         nt.k_convert, nt.k_sell = st["hall_convert"], st["hall_sell"]

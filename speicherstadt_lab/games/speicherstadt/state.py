@@ -71,6 +71,7 @@ class Notation(BaseNotation):
         self._hall: dict[tuple[Any, ...], tuple[Action, ...]] = {}
         self.needs: tuple[tuple[int, ...], ...] = ()  # per card index, goods a contract takes, by good index
         self.kinds: tuple[str, ...] = ()  # per card index, its kind
+        self.of_kind: dict[str, frozenset[int]] = {}  # per kind, the indices of its cards
         # set-up numbers read on every step (filled from the catalogue by setup._notation)
         self.spaces = 8
         self.workers = 3
@@ -835,16 +836,23 @@ class State(BaseState, game="speicherstadt", title="Speicherstadt", state_format
     def _supply(self, ev: list[Event]) -> None:
         """The base game's supply: cards from the pile onto the water spaces (a fire burns when it is drawn, a ship
         brings cubes from the bag); demand follows."""
-        k = self.cat.setup["offer_size"][str(self.n_players)]
-        cards = self.cat.cards
+        need = self.cat.setup["offer_size"][str(self.n_players)] - len(self.offer_idx)
+        cards, pile = self.cat.cards, self.pile
+        laid: list[int] = []
+        cargo: list[tuple[int, ...]] = []
+        pos = 0
         # The bottom card (the 4th fire) is never drawn in a supply: it is resolved after the last round.
-        while len(self.offer_idx) < k and len(self.pile) > 1:
-            ci = self.draw_card()
+        while len(laid) < need and pos < len(pile) - 1:
+            ci = pile[pos]
+            pos += 1
             card = cards[ci]
             if card.kind == "fire":
                 self.resolve_fire(ci, ev)
                 continue
-            self.lay_out(ci, self.draw_cubes(card.capacity) if card.kind == "ship" else ())
+            laid.append(ci)
+            cargo.append(self.draw_cubes(card.capacity) if card.kind == "ship" else ())
+        self.draw_cards(pos)
+        self.lay_out(laid, cargo)
         self._supply_drawn(ev)
 
     def _supply_drawn(self, ev: list[Event]) -> None:
@@ -1189,6 +1197,13 @@ class State(BaseState, game="speicherstadt", title="Speicherstadt", state_format
         self.pile = self.pile[1:]
         return ci
 
+    def draw_cards(self, k: int) -> tuple[int, ...]:
+        """The top ``k`` cards of the draw pile, taken off it (a supply reads them in ``pile`` first, then takes
+        them at once: the pile is copied once, not once a card)."""
+        taken = self.pile[:k]
+        self.pile = self.pile[k:]
+        return taken
+
 
     def draw_cubes(self, k: int) -> tuple[int, ...]:
         """The next ``k`` cubes from the bag (sorted: a ship's cargo)."""
@@ -1197,11 +1212,12 @@ class State(BaseState, game="speicherstadt", title="Speicherstadt", state_format
         return tuple(sorted(cubes))
 
 
-    def lay_out(self, ci: int, cargo: tuple[int, ...]) -> None:
-        """Card ``ci`` (with a ship's ``cargo``) goes onto the next water space, no worker above it yet."""
-        self.offer_idx = (*self.offer_idx, ci)
-        self.cargo_idx = (*self.cargo_idx, cargo)
-        self.columns.append(())
+    def lay_out(self, cards: Sequence[int], cargo: Sequence[tuple[int, ...]]) -> None:
+        """``cards`` (with the ships' ``cargo``, one entry a card) go onto the next water spaces, no worker above them
+        yet."""
+        self.offer_idx = (*self.offer_idx, *cards)
+        self.cargo_idx = (*self.cargo_idx, *cargo)
+        self.columns.extend([()] * len(cards))
 
 
     def to_stock(self, goods: Iterable[int]) -> None:
