@@ -20,8 +20,9 @@ from .games.speicherstadt import Catalog, default_catalog, load_catalog, standar
 __version__ = "0.1.0"
 
 
-def new_game(game: str = "speicherstadt", **kwargs: Any) -> Any:
-    """A new game at its first decision. ``game`` is ``"speicherstadt"`` (the default)."""
+def new_game(game: str | None = None, **kwargs: Any) -> Any:
+    """A new game at its first decision: ``"speicherstadt"`` (the default) or ``"packet_row"``; ``scenario=...`` (a
+    dict or a ``.json`` path) starts from a described position, of the game it names unless ``game`` is given."""
     return _new_game(game, **kwargs)
 
 

@@ -30,6 +30,7 @@ import pandas as pd
 from .engine.errors import IllegalAction, RearrangeError, RecordError
 from .engine.errors import setup_error as _setup_error
 from .engine.protocol import GameState, get_game, new_game
+from .engine.record_support import start_key
 
 RECORD_FORMAT = "speicherstadt-lab/2"
 RECORD_VERSION = 2
@@ -305,14 +306,24 @@ class GameRecord:
     @classmethod
     def from_state(cls, state: GameState, *, seed: int | str | None = None, headers: dict[str, str] | None = None,
                    cache_every: int = 1) -> GameRecord:
-        """A record starting at ``state``, a game's start position (as ``new_game`` returns it)."""
+        """A record starting at ``state``: a game's start position (as ``new_game`` returns it; its set-up is
+        ``new_game``'s arguments), or any other legal position of a game with scenarios. Such a record's set-up is
+        the position as a scenario with its whole hidden order (``scenario_of(state, hidden=True)``, as
+        :meth:`from_scenario` keeps it), so the file replays exactly; its root is the position rebuilt from that
+        set-up (the same position, without the events that led to it). ValueError for an observation or a position
+        the game cannot describe as a scenario."""
         support = _support(state.game)
-        setup = support.setup_of(state)
-        rebuilt = new_game(state.game, **setup)
-        if rebuilt.to_dict() != state.to_dict():
-            raise ValueError("from_state: new_game cannot recreate this state from its set-up; "
-                             "give a game's start position")
-        return cls(state.game, setup, state, seed=seed, headers=headers, cache_every=cache_every)
+        setup: dict[str, Any] | None
+        try:
+            setup = support.setup_of(state)
+            if new_game(state.game, **setup).to_dict() != state.to_dict():
+                setup = None
+        except ValueError:  # not a start position, or a set-up new_game refuses (a position rigged by hand)
+            setup = None
+        if setup is not None:
+            return cls(state.game, setup, state, seed=seed, headers=headers, cache_every=cache_every)
+        setup, initial = _scenario_start(support, state)
+        return cls(state.game, setup, initial, seed=seed, headers=headers, cache_every=cache_every)
 
     @classmethod
     def from_scenario(cls, scenario: Any, *, headers: dict[str, str] | None = None,
@@ -864,6 +875,31 @@ def _read_chance(state: GameState, chance: Any, at: str, ply: int) -> tuple[dict
     except (TypeError, ValueError) as e:
         raise RecordError(f"record field '{at}': {e} (at ply {ply})") from None
     return json.loads(json.dumps(chance)), new_state
+
+
+def _scenario_start(support: RecordSupport, state: GameState) -> tuple[dict[str, Any], GameState]:
+    """The set-up and root of a record that starts at ``state``, a position that is no game's start: the position as
+    a scenario with its whole hidden order (``GameRecord.from_state``). ValueError if the game has no scenarios, for
+    an observation (its hidden order is a placeholder), and for a position the scenario does not rebuild."""
+    info = get_game(state.game)
+    make = getattr(support, "scenario_setup", None)
+    describe = info.capability("scenario")
+    if make is None or describe is None:
+        raise ValueError(f"from_state: the state is not the start of a game, and {info.title} has no scenarios to "
+                         "start a record anywhere else; give a game's start position")
+    if getattr(state, "is_observation", False):
+        raise ValueError("from_state: the state is an observation (its hidden order is a placeholder); give the full "
+                         "position")
+    try:
+        setup = make(describe(state, hidden=True))
+    except ValueError as e:
+        raise ValueError(f"from_state: this position cannot be a scenario ({e})") from None
+    initial = new_game(state.game, **setup)
+    key = getattr(support, "start_key", start_key)
+    if key(initial) != key(state):
+        raise ValueError("from_state: the position rebuilt from its scenario is not this one; give a game's start "
+                         "position or a position the rules reach")
+    return setup, initial
 
 
 def record_game(state: GameState, bots: Sequence[Any], max_steps: int = 10_000,

@@ -1,14 +1,15 @@
 """Scenarios: start a game from a described situation, without code.
 
 A scenario is a small JSON file that says what a teacher would say about a position — the player count, the
-cards on the water, the next cards of the pile and goods of the bag, each seat's coins, cards and goods — and
-leaves the rest to a normal set-up (``docs/record-format.md``, *Scenarios*)::
+cards on the water, the next cards of the pile and goods of the bag, each seat's coins, cards and goods (in Packet
+Row: the boards' supplies, each seat's money, hand and ships, the harbour master) — and leaves the rest to a normal
+set-up (``docs/record-format.md``, *Scenarios*)::
 
     import speicherstadt_lab as sl
     from speicherstadt_lab.records import GameRecord
     from speicherstadt_lab.scenarios import scenario_of, save_scenario, shipped_scenario
 
-    state = sl.new_game(scenario="my_lesson.json")          # or a dict; checked, errors name the field
+    state = sl.new_game(scenario="my_lesson.json")          # or a dict, of the game it names; errors name the field
     record = GameRecord.from_scenario("my_lesson.json")     # a record whose root is the scenario
     save_scenario(scenario_of(record.end().state), "later.json")   # any position, as a scenario to change
     lesson = shipped_scenario("tutorial-2-purchase")        # the tutorial's lessons ship as scenarios
@@ -24,12 +25,14 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from .engine.datafiles import read_scenario_file
 from .engine.errors import ScenarioError
 from .engine.i18n import fill_template
-from .engine.protocol import GameState, get_game, new_game
+from .engine.protocol import GameState, games, get_game, new_game, scenario_data
+from .engine.scenario import SCENARIO_FORMAT
 
-SCENARIO_FORMAT = "speicherstadt-lab/scenario/1"
+__all__ = ["SCENARIO_FORMAT", "describe", "fill", "load_scenario", "save_scenario", "scenario_of", "scenario_text",
+           "shipped_scenario", "shipped_scenarios", "start"]
+
 _FOLDER = ("data", "scenarios")
 
 
@@ -49,7 +52,7 @@ def shipped_scenario(name: str) -> dict[str, Any]:
 
 def load_scenario(source: dict[str, Any] | str | Path) -> dict[str, Any]:
     """A scenario's data from a dict or a ``.json`` file, checked by building it (ScenarioError names the field)."""
-    data = read_scenario_file(source) if isinstance(source, str | Path) else source
+    data = scenario_data(source)
     start(data)
     return data
 
@@ -64,14 +67,16 @@ def start(data: dict[str, Any]) -> GameState:
     except ValueError:
         info = None
     if info is None or "scenario" not in info.capabilities:
-        raise ScenarioError("game", f"no game {game!r} with scenarios (Die Speicherstadt: 'speicherstadt')")
+        known = ", ".join(f"{g.title}: {g.name!r}" for g in games() if "scenario" in g.capabilities)
+        raise ScenarioError("game", f"no game {game!r} with scenarios ({known})")
     return new_game(game, scenario=data)
 
 
 def scenario_of(state: GameState, **options: Any) -> dict[str, Any]:
-    """``state``'s position as a scenario (JSON-ready): starting from it gives the same public position. Options
-    of Die Speicherstadt: ``hidden=True`` (name the whole hidden order too), ``before_supply=True`` (a round's
-    start before its supply). ValueError for a game or position that cannot be a scenario."""
+    """``state``'s position as a scenario (JSON-ready): starting from it gives the same public position. Options:
+    ``hidden=True`` (name the whole hidden order too, so the game goes on exactly as from ``state``; every game with
+    scenarios), and Die Speicherstadt's ``before_supply=True`` (a round's start before its supply). ValueError for
+    a game or position that cannot be a scenario."""
     make = get_game(state.game).capability("scenario")
     if make is None:
         raise ValueError(f"scenario_of: {get_game(state.game).title} has no scenarios yet")
@@ -79,7 +84,7 @@ def scenario_of(state: GameState, **options: Any) -> dict[str, Any]:
 
 
 def scenario_text(data: dict[str, Any]) -> str:
-    """A scenario as JSON text for people: one line per field, one line per seat."""
+    """A scenario as JSON text for people: one line per field, one line per seat and per board (Packet Row)."""
 
     def dump(v: Any) -> str:
         return json.dumps(v, ensure_ascii=False)
@@ -89,6 +94,9 @@ def scenario_text(data: dict[str, Any]) -> str:
         if key == "seats" and isinstance(value, list) and value:
             seats = ",\n".join(f"  {dump(s)}" for s in value)
             lines.append(f' {dump(key)}: [\n{seats}\n ]')
+        elif key == "boards" and isinstance(value, dict) and value:
+            boards = ",\n".join(f"  {dump(k)}: {dump(v)}" for k, v in value.items())
+            lines.append(f' {dump(key)}: {{\n{boards}\n }}')
         else:
             lines.append(f" {dump(key)}: {dump(value)}")
     return "{\n" + ",\n".join(lines) + "\n}\n"

@@ -85,11 +85,15 @@ def test_the_panel_speaks_german(app: LabApp) -> None:
         assert TEXTS["en"][key] and TEXTS["de"][key]
 
 
-def test_a_game_without_scenarios_says_so(app: LabApp) -> None:
+def test_packet_row_positions_are_scenarios_too(app: LabApp) -> None:
     app.new_game(game="packet_row")
-    text = app.scenario_text.value
-    assert not app.fill_scenario()
-    assert "no scenarios" in app.scenario_error.value and app.scenario_text.value == text
+    assert app.fill_scenario()  # this position, as Packet Row scenario JSON
+    data = json.loads(app.scenario_text.value)
+    assert data["game"] == "packet_row" and app.scenario_error.value == ""
+    names = [v for _label, v in app.scenario_pick.options if v]
+    assert any(n.startswith("packet-row-") for n in names)
+    assert app.start_scenario(shipped_scenario("packet-row-captain"))
+    assert app.state.game == "packet_row" and app.game.value == "packet_row"
     assert app.start_scenario(shipped_scenario("tutorial-1-demand"))  # a scenario of another game starts it
     assert app.state.game == "speicherstadt" and app.game.value == "speicherstadt"
 

@@ -10,6 +10,7 @@ import pytest
 
 import speicherstadt_lab as sl
 from speicherstadt_lab.engine.rng import Rng
+from speicherstadt_lab.games.speicherstadt.records import SpeicherstadtRecords
 from speicherstadt_lab.records import RECORD_FORMAT, GameRecord, Node, record_game
 
 CAT = sl.default_catalog()
@@ -108,12 +109,36 @@ def test_from_state_keeps_names_first_player_and_catalogue() -> None:
     assert GameRecord.new(players=2, seed=1).setup["catalog"] is None
 
 
-def test_from_state_refuses_positions_that_are_not_a_start() -> None:
+def test_from_state_records_a_position_in_the_middle_of_a_game(tmp_path: Any) -> None:
+    rng = Rng(4, "records-middle")
+    line = [sl.new_game(players=3, seed=4)]
+    while not line[-1].is_over:
+        line.append(line[-1].apply(rng.choice(line[-1].legal_actions())))
+    key = SpeicherstadtRecords().start_key  # the state without the events that led to it, a seat's cards as a set
+    phases = set()
+    for k in range(9, len(line) - 1, 31):
+        rec = GameRecord.from_state(line[k])  # set up from the position as a scenario with its hidden order
+        assert set(rec.setup) == {"scenario", "deck", "bag"} and key(rec.initial) == key(line[k])
+        phases.add(line[k].phase)
+        node = rec.root
+        for nxt in line[k + 1: k + 40]:
+            node = node.play(nxt.last_action)
+            assert key(node.state) == key(nxt) and node.state.events == nxt.events  # the game goes on as it did
+            assert node.state.legal_actions() == nxt.legal_actions()
+        path = tmp_path / f"middle-{k}.json"
+        rec.save(path)
+        again = GameRecord.load(path)
+        assert again == rec
+        for a, b in zip(again.mainline(), rec.mainline(), strict=True):
+            assert a.state == b.state  # the file replays exactly
+    assert len(phases) >= 2
     start = sl.new_game(players=2, seed=1)
-    with pytest.raises(ValueError, match="from_state"):
-        GameRecord.from_state(start.apply(start.legal_actions()[0]))
-    with pytest.raises(ValueError, match="from_state"):
-        GameRecord.from_state(start.observe(0))
+    assert GameRecord.from_state(start).initial is start  # a start keeps the plain set-up
+    with pytest.raises(ValueError, match="observation"):
+        GameRecord.from_state(start.apply(start.legal_actions()[0]).observe(0))
+    kai = sl.new_game(players=2, seed=1, expansion="kaispeicher")
+    with pytest.raises(ValueError, match="cannot be a scenario"):  # Kaispeicher's start a round's demand only
+        GameRecord.from_state(kai.apply(kai.legal_actions()[0]))
 
 
 # ---- the tree ------------------------------------------------------------------------------------

@@ -62,9 +62,9 @@ class ScenarioError(RecordError):
 def setup_error(e: Exception) -> RecordError:
     """A set-up that ``new_game`` refused ("deck: ..."), as a record error naming the field ``setup.<key>``."""
     text = str(e)
-    if isinstance(e, ScenarioError):  # the record's deck and bag materialize the scenario's hidden order
+    if isinstance(e, ScenarioError):  # the record's hidden fields materialize the scenario's hidden order
         where = f"scenario.{e.field}" if e.field else "scenario"
-        if e.field.split("[")[0] in ("deck", "bag"):
+        if e.field.split("[")[0] in ("deck", "bag", "decks", "start_contracts"):
             where = e.field
         return RecordError(f"record field 'setup.{where}': {e.detail}")
     if isinstance(e, CatalogError):
@@ -75,7 +75,7 @@ def setup_error(e: Exception) -> RecordError:
     return RecordError(f"record field 'setup': {text}")
 
 
-def _shown(x: Any) -> str:
+def shown(x: Any) -> str:
     """A value for an error message: its type and a short repr."""
     text = repr(x)
     return f"{type(x).__name__} {text if len(text) <= 60 else text[:57] + '...'}"
@@ -85,8 +85,8 @@ def rearrange_texts(value: Any, field: str, what: str) -> list[str]:
     """``value`` as a list of texts for ``state.rearranged`` (a list or tuple of ``what``: card ids, goods);
     otherwise a :class:`RearrangeError` naming ``field`` or the item at fault (``field[k]``)."""
     if not isinstance(value, list | tuple):
-        raise RearrangeError(field, f"must be a list of {what}, not {_shown(value)}")
+        raise RearrangeError(field, f"must be a list of {what}, not {shown(value)}")
     for k, x in enumerate(value):
         if not isinstance(x, str):
-            raise RearrangeError(f"{field}[{k}]", f"must be one of the {what} (text), not {_shown(x)}")
+            raise RearrangeError(f"{field}[{k}]", f"must be one of the {what} (text), not {shown(x)}")
     return list(value)

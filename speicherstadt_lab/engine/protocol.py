@@ -10,9 +10,11 @@ from __future__ import annotations
 import importlib
 import json
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from .actions import Action
+from .datafiles import read_scenario_file
 from .errors import RecordError
 from .events import Event
 
@@ -150,7 +152,8 @@ CAPABILITIES = {
     "chance": "an object with settling(state) and revealed(state): the chance steps the review measures luck at",
     "features": "seat_features(state) -> (names, rows): per-seat numbers of a position for a learned value model",
     "card_kinds": "card_kinds(state, lang) -> [{kind_name, name, text}]: what each kind of card does (rules panel)",
-    "scenario": "scenario_of(state, hidden=False) -> dict: the position as a scenario for new_game(game, scenario=...)",
+    "scenario": "scenario_of(state, hidden=False) -> dict: the position as a scenario for new_game(game, scenario=...)"
+                "; with the record support's scenario_setup(scenario), records start there (and from_state anywhere)",
 }
 
 
@@ -232,9 +235,17 @@ def get_game(name: str) -> GameInfo:
         raise ValueError(f"unknown game {name!r}; known games: {', '.join(game_names())}") from None
 
 
-def new_game(game: str = "speicherstadt", **kwargs: Any) -> GameState:
-    """A new game's first decision state. ``game`` defaults to Die Speicherstadt; ``scenario=...`` (a dict or a
-    ``.json`` path) starts from a described position instead, for a game with the "scenario" capability."""
+def new_game(game: str | None = None, **kwargs: Any) -> GameState:
+    """A new game's first decision state. ``scenario=...`` (a dict or a ``.json`` path) starts from a described
+    position instead, for a game with the "scenario" capability. ``game`` defaults to the game the scenario names
+    (when it is a registered game with scenarios), else Die Speicherstadt."""
+    if game is None:
+        game = "speicherstadt"
+        if kwargs.get("scenario") is not None:
+            data = kwargs["scenario"] = scenario_data(kwargs["scenario"])  # a file is read once, here
+            named = data.get("game") if isinstance(data, dict) else None
+            if isinstance(named, str) and "scenario" in getattr(_GAMES.get(named), "capabilities", {}):
+                game = named
     info = get_game(game)
     if kwargs.get("scenario") is not None and "scenario" not in info.capabilities:
         raise ValueError(f"scenario: {info.title} has no scenarios yet")
@@ -243,6 +254,12 @@ def new_game(game: str = "speicherstadt", **kwargs: Any) -> GameState:
         span = f"{info.min_players} to {info.max_players}"
         raise ValueError(f"players: {info.title} is for {span} players, not {players!r}")
     return info.impl().new_game(**kwargs)
+
+
+def scenario_data(source: Any) -> Any:
+    """A scenario's data: ``source`` itself, or the content of the ``.json`` file a path names (read with json only;
+    ScenarioError if it cannot be read)."""
+    return read_scenario_file(source) if isinstance(source, str | Path) else source
 
 
 def state_from_dict(data: Any) -> GameState:

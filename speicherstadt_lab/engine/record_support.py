@@ -3,7 +3,9 @@
 state as a seat's observation.
 
 A game's support subclasses :class:`RecordSupportBase`, names its game and the types of its set-up's fields, and
-writes what is its own: which fields are hidden, how a seat's export reveals them and how they are filled in.
+writes what is its own: which fields are hidden, how a seat's export reveals them and how they are filled in. A game
+with scenarios adds ``scenario_setup(scenario)``: the set-up of a game started from one, ``{"scenario": ...}`` and
+its hidden fields (the hidden order at the scenario's start), which :meth:`RecordSupportBase.check_setup` checks too.
 """
 
 from __future__ import annotations
@@ -22,6 +24,12 @@ SETUP_TYPES: dict[str, tuple[type, ...]] = {
 }
 
 
+def start_key(state: GameState) -> dict[str, Any]:
+    """A position as a record's start is compared (``RecordSupportBase.start_key``): its ``to_dict`` without the
+    events and the last action that led to it."""
+    return {k: v for k, v in state.to_dict().items() if k not in ("events", "last_action")}
+
+
 class RecordSupportBase:
     """Base of a game's record support. ``game`` is the registered name, ``hidden_fields`` the set-up's fields whose
     order is secret, ``setup_types`` every field of the set-up with the types its value may have (a bool is never
@@ -32,7 +40,11 @@ class RecordSupportBase:
     setup_types: ClassVar[dict[str, tuple[type, ...]]]
 
     def check_setup(self, setup: dict[str, Any]) -> None:
-        """Raise :class:`RecordError` naming ``setup.<field>`` for a field unknown, missing or of the wrong type."""
+        """Raise :class:`RecordError` naming ``setup.<field>`` for a field unknown, missing or of the wrong type (a
+        scenario's set-up: :meth:`check_scenario_setup`)."""
+        if "scenario" in setup:
+            self.check_scenario_setup(setup)
+            return
         unknown = set(setup) - set(self.setup_types)
         if unknown:
             raise RecordError(f"record field 'setup': unknown field(s) {sorted(unknown)}")
@@ -42,6 +54,27 @@ class RecordSupportBase:
             v = setup[key]
             if not isinstance(v, types) or isinstance(v, bool):
                 raise RecordError(f"record field 'setup.{key}' has the wrong type ({type(v).__name__})")
+
+    def check_scenario_setup(self, setup: dict[str, Any]) -> None:
+        """The set-up of a game started from a scenario: ``scenario`` (an object) and the hidden fields (the whole
+        hidden order at its start, each of its type in ``setup_types``), nothing else; RecordError naming the field."""
+        fields = ("scenario", *self.hidden_fields)
+        unknown = sorted(set(setup) - set(fields))
+        if unknown:
+            raise RecordError(f"record field 'setup': unknown field(s) {unknown} (a scenario's set-up has "
+                              f"{', '.join(fields)})")
+        if not isinstance(setup["scenario"], dict):
+            raise RecordError("record field 'setup.scenario' has the wrong type (must be an object)")
+        for key in self.hidden_fields:
+            if not isinstance(setup.get(key), self.setup_types[key]):
+                kind = " or ".join(t.__name__ for t in self.setup_types[key])
+                raise RecordError(f"record field 'setup.{key}': must be the hidden order at the scenario's start (a "
+                                  f"{kind})")
+
+    def start_key(self, state: GameState) -> dict[str, Any]:
+        """What must agree between a position and the start its set-up rebuilds (``GameRecord.from_state``): the whole
+        state but the events and the last action that led to it (:func:`start_key`)."""
+        return start_key(state)
 
     def probe(self, setup: dict[str, Any]) -> tuple[dict[str, Any], GameState]:
         """``(the set-up without its hidden fields, a game started from it)``: what filling in the hidden fields

@@ -5,7 +5,8 @@ from __future__ import annotations
 from ...engine.protocol import CARDS_HELD, GOODS_HELD, GameInfo, Metric, register_game
 from . import explain, render  # noqa: F401  (imported to plug into the state's capabilities, state.py)
 from .catalog import Card, Catalog, default_catalog, load_catalog
-from .setup import check_invariants, from_dict, new_game, standard_decks, standard_start_contracts
+from .scenario import new_game
+from .setup import check_invariants, from_dict, standard_decks, standard_start_contracts
 from .state import PHASES, SeatView, State
 
 register_game(
@@ -23,6 +24,7 @@ register_game(
             "start_contracts": "stacked deal of the starting contracts (card ids, seat 0 first)",
             "catalog": "path or data of a card catalogue",
             "names": "seat names",
+            "scenario": "a described position to start from (dict or .json path; docs/record-format.md)",
         },
         module=__name__,
         capabilities={
@@ -32,6 +34,7 @@ register_game(
             "features": ".features:seat_features",
             "heuristic": "speicherstadt_lab.bots.packet_row_greedy:PacketRowHeuristic",
             "board": "speicherstadt_lab.ui.packet_row_board:PacketRowBoard",
+            "scenario": ".scenario:scenario_of",
         },
         rollout="greedy",
         # Its rounds are short (3-5 decisions): the hybrid review's losses tracked real play-outs best 6 rounds

@@ -1,10 +1,13 @@
 """What game records need to know about Packet Row (the ``RecordSupport`` of ``speicherstadt_lab.records``).
 
 The hidden set-up is ``decks`` (the four decks, top first, in board order) and ``start_contracts`` (the deal:
-seat 0's first, then the unused ones). A seat's export keeps what that seat saw: every card drawn into a
-supply, its own starting contract, the starting contracts fulfilled (or shown at the end) by others; the rest
-is null and is filled in canonically (catalogue order) when the export is loaded. Whether the engine asks a
-seat never depends on a secret, so the recorded moves replay on the filled-in set-up.
+seat 0's first, then the unused ones). A game started from a scenario keeps ``{"scenario": ..., "decks": ...,
+"start_contracts": ...}``: the scenario without its hidden parts, each board's cards it does not place (removed ones
+first) and the deal (the secret holders' in seat order, then the unused ones; ``scenario.scenario_setup``). A seat's
+export keeps what that seat saw: every card drawn into a supply, its own starting contract, the starting contracts
+fulfilled (or shown at the end) by others; the rest is null and is filled in canonically (catalogue order) when the
+export is loaded. Whether the engine asks a seat never depends on a secret, so the recorded moves replay on the
+filled-in set-up.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from ...engine.errors import RecordError
 from ...engine.protocol import GameState
 from ...engine.record_support import SETUP_TYPES, RecordSupportBase
 from .catalog import BOARDS
+from .scenario import scenario_setup
 
 
 class PacketRowRecords(RecordSupportBase):
@@ -50,10 +54,15 @@ class PacketRowRecords(RecordSupportBase):
         """Whether ``card`` is a starting contract."""
         return bool(state.cat.by_id[card].start)  # type: ignore[attr-defined]
 
+    def scenario_setup(self, scenario: Any) -> dict[str, Any]:
+        """The set-up of a game started from ``scenario``, its hidden order materialized."""
+        return scenario_setup(scenario)
+
     def check_setup(self, setup: dict[str, Any]) -> None:
-        """Each field of the right type (``RecordSupportBase``), the names texts, one deck per board of card ids."""
+        """Each field of the right type (``RecordSupportBase``, a scenario's set-up too), the names texts, one deck
+        per board of card ids."""
         super().check_setup(setup)
-        names = setup["names"]
+        names = setup.get("names")
         if names is not None and not all(isinstance(x, str) for x in names):
             raise RecordError("record field 'setup.names': must be a list of texts")
         decks = setup["decks"]
@@ -67,30 +76,27 @@ class PacketRowRecords(RecordSupportBase):
         """What ``seat`` saw of the hidden set-up: every card drawn into a supply, its own starting contract and the
         ones fulfilled or shown by others (the rest null)."""
         decks, start = setup["decks"], setup["start_contracts"]
-        n = setup["players"]
         drawn = [0] * len(BOARDS)
         removed = [0] * len(BOARDS)
-        known = {seat}
+        known: set[str] = set()  # the starting contracts the seat has seen: its own, fulfilled, shown
         for st in states:
             d = st.to_dict()
-            shown = d["phase"] in ("final", "over")
-            guild_discard = set(d["boards"]["guild"]["discard"])
             for b, name in enumerate(BOARDS):
                 bd = d["boards"][name]
                 removed[b] = len(bd["removed"])
                 drawn[b] = max(drawn[b], len(decks[b]) - removed[b] - len(bd["deck"]))
-            for i in range(n):
-                if shown or start[i] in guild_discard:
-                    known.add(i)
+            shown = d["seats"] if d["phase"] in ("final", "over") else [d["seats"][seat]]
+            known.update(c for s in shown for c in s["hand"])
+            known.update(d["boards"]["guild"]["discard"])
         return {
             "decks": [[None] * removed[b] + decks[b][removed[b]: removed[b] + drawn[b]] for b in range(len(BOARDS))],
-            "start_contracts": [c if i in known else None for i, c in enumerate(start)],
+            "start_contracts": [c if c in known else None for c in start],
         }
 
     def fill(self, setup: dict[str, Any], revealed: dict[str, Any]) -> dict[str, Any]:
         """``setup`` with the decks and the deal rebuilt: the seen cards, the rest in catalogue order."""
         kw, probe = self.probe(setup)
-        full = self.setup_of(probe)
+        full = self.scenario_setup(kw["scenario"]) if "scenario" in kw else self.setup_of(probe)
         order = {c.id: c.idx for c in probe.cat.cards}  # type: ignore[attr-defined]
         out = dict(kw)
         decks = revealed["decks"]

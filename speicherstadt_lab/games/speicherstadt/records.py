@@ -58,30 +58,20 @@ class SpeicherstadtRecords(RecordSupportBase):
         return scenario_setup(scenario)
 
     def check_setup(self, setup: dict[str, Any]) -> None:
-        """Each field of the right type (``RecordSupportBase``) and the names, deck and bag lists of texts; a
-        scenario's set-up has the scenario, the deck and the bag."""
-        if "scenario" in setup:
-            self._check_scenario_setup(setup)
-            return
+        """Each field of the right type (``RecordSupportBase``, a scenario's set-up too) and the names, deck and bag
+        lists of texts."""
         super().check_setup(setup)
         for key in ("names", "deck", "bag"):
-            v = setup[key]
+            v = setup.get(key)
             if v is not None and not all(isinstance(x, str) for x in v):
                 raise RecordError(f"record field 'setup.{key}': must be a list of texts")
 
-    @staticmethod
-    def _check_scenario_setup(setup: dict[str, Any]) -> None:
-        """The set-up of a game started from a scenario: the scenario (an object), the deck and the bag."""
-        unknown = set(setup) - {"scenario", "deck", "bag"}
-        if unknown:
-            raise RecordError(f"record field 'setup': unknown field(s) {sorted(unknown)} (a scenario's set-up has "
-                              "scenario, deck, bag)")
-        if not isinstance(setup["scenario"], dict):
-            raise RecordError("record field 'setup.scenario' has the wrong type (must be an object)")
-        for key in ("deck", "bag"):
-            v = setup.get(key)
-            if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
-                raise RecordError(f"record field 'setup.{key}': must be a list of texts")
+    def start_key(self, state: GameState) -> dict[str, Any]:
+        """The state without its events and last action, a seat's cards as a set: a scenario keeps which cards a seat
+        holds, not the order it got them in (its contracts come last)."""
+        d = super().start_key(state)
+        d["seats"] = [dict(s, cards=sorted(s["cards"])) for s in d["seats"]]
+        return d
 
     def reveal(self, setup: dict[str, Any], states: Iterable[GameState], seat: int) -> dict[str, Any]:
         """What ``seat`` saw drawn: the top of the pile and the bag down to where they were smallest."""
