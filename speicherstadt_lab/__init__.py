@@ -45,6 +45,8 @@ _LAZY = {
     "play_game": "bots",
     "scenario_of": "scenarios",
     "load_scenario": "scenarios",
+    "shipped_scenario": "scenarios",
+    "shipped_scenarios": "scenarios",
     "card_table": "cardref",
 }
 
@@ -94,6 +96,8 @@ __all__ = [
     "record_game",
     "review",
     "scenario_of",
+    "shipped_scenario",
+    "shipped_scenarios",
     "simulate",
     "standard_deck",
 ]
