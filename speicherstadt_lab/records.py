@@ -148,14 +148,21 @@ class Node:
             raise ValueError(f"node at ply {self.ply} ({self.action!r}) was removed from its record")
         return self.record
 
-    def play(self, action: Any, by: By = "human", comment: str | None = None) -> Node:
+    def play(self, action: Any, by: By = "human", comment: str | None = None,
+             applied: tuple[GameState, GameState] | None = None) -> Node:
         """The child reached by ``action``: an existing one with that action, else a new last variation.
 
         The action is checked by the engine: an illegal one raises :class:`IllegalAction` and changes
-        nothing. A reused child keeps its own ``by`` and comment.
+        nothing. A reused child keeps its own ``by`` and comment. ``applied``: (this node's state, the state
+        after ``action``) when the caller applied it already (a board's click): taken as the child's state when the
+        first is this very node's state, so the action is applied once.
         """
         record = self._owner()
         state = record._state_of(self)
+        if applied is not None and applied[0] is state and str(applied[1].last_action) == str(action):
+            action = applied[1].last_action  # canonical: the engine wrote it
+        else:
+            applied = None
         text = str(state.parse_action(action))
         for child in self.children:
             if child.chance is None and child.action == text:
@@ -163,7 +170,7 @@ class Node:
         _check_by(by, "by")
         if comment is not None and not isinstance(comment, str):
             raise ValueError(f"comment: must be text or None, not {type(comment).__name__}")
-        new_state = state.apply(text)
+        new_state = applied[1] if applied is not None else state.apply(text)
         child = Node(record, self, text, _copy_by(by), state.to_move, comment)
         self.children.append(child)
         record._keep(child, new_state)

@@ -304,7 +304,7 @@ VALID = [
     ({"kind": "cash", "value": 4}, "cash 4"),
     ({"kind": "fulfil", "contracts": ["cotton_nl", "start_cotton_nl"], "ships": [{"dest": "es", "captain": "nl"}],
       "goods": [{"card": "fur2", "merchant": "cotton"}, {"card": "gold1", "merchant": None}]},
-     "fulfil cotton_nl start_cotton_nl ship es captain nl goods fur2 merchant cotton gold1"),
+     "fulfil cotton_nl start_cotton_nl ship es captain nl goods gold1 fur2 merchant cotton"),  # canonical order
 ]
 
 

@@ -2,17 +2,31 @@
 
 Parsing is on the hot path of every random playout and every replayed record, so a text is parsed once and its
 :class:`Action` reused; ``act`` returns the one canonical Action of a verb and its arguments, so the rules can
-compare actions by identity. A game's notation subclasses :class:`Notation` and writes ``_parse`` (its verbs).
+compare actions by identity. A game's notation subclasses :class:`Notation`, names its declared grammar
+(``engine/grammar.py``) and fills ``domains`` (its goods, boards, ... by name): parsing reads the grammar.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection
 from typing import Any, ClassVar
 
 from .actions import Action, normalize
 from .errors import IllegalAction
+from .grammar import Grammar
 from .i18n import messages
+
+
+class _Refusal:
+    """The refusal of one text as no action (a grammar's ``bad``), remembering the text as written."""
+
+    __slots__ = ("notation", "raw")
+
+    def __init__(self, notation: Notation, raw: str) -> None:
+        self.notation = notation
+        self.raw = raw
+
+    def __call__(self, reason: str) -> IllegalAction:
+        return self.notation._bad(self.raw, reason)
 
 
 class Notation:
@@ -24,10 +38,20 @@ class Notation:
 
     rule: ClassVar[str] = "notation"
     cache_size: ClassVar[int] = 50_000
+    grammar: ClassVar[Grammar]  # the game's verbs, declared once (games/<game>/grammar.py)
 
     def __init__(self) -> None:
         self._cache: dict[str, Action] = {}
         self._acts: dict[tuple[Any, ...], Action] = {}
+        self.domains: dict[str, tuple[str, ...]] = {}  # the grammar's named domains: goods, boards, ...
+
+    def domain(self, name: str) -> tuple[str, ...]:
+        """The words of the grammar's domain ``name`` in canonical order."""
+        return self.domains[name]
+
+    def click(self, state: Any, msg: Any, error: Any) -> Action:
+        """The canonical action of a board's click message, or ``error(key, ...)`` naming the field at fault."""
+        return self.grammar.click(self, state, msg, error)
 
     def act(self, kind: str, *args: Any) -> Action:
         """The canonical (cached) action; ``args`` must already be canonical."""
@@ -55,8 +79,9 @@ class Notation:
         return action
 
     def _parse(self, t: str, raw: str) -> Action:
-        """The action of normalized text ``t`` (``raw`` as it was written, for the refusal)."""
-        raise NotImplementedError
+        """The action of normalized text ``t`` (``raw`` as it was written, for the refusal), read by the grammar."""
+        verb, args = self._words(t, raw)
+        return self.grammar.parse(self, verb, args, _Refusal(self, raw))
 
     def _words(self, t: str, raw: str) -> tuple[str, list[str]]:
         """The verb and its arguments of normalized text ``t``; the refusal for empty text."""
@@ -65,19 +90,7 @@ class Notation:
             raise self._bad(raw, "empty text")
         return w[0], w[1:]
 
-    def _known(self, raw: str, word: str, known: Collection[str], what: str) -> str:
-        """``word`` if it is one of ``known`` (the game's ``what``: board, good, ...), else the refusal listing them."""
-        if word not in known:
-            raise self._bad(raw, f"unknown {what} {word!r}; {what}s are {', '.join(known)}")
-        return word
-
     def _bad(self, text: str, reason: str) -> IllegalAction:
         """The refusal of ``text`` as no action, saying why."""
         params = {"text": text, "reason": reason}
         return IllegalAction(self.rule, messages.text("rule", self.rule, "en", params), action=text, **params)
-
-    def _num(self, raw: str, word: str, what: str) -> int:
-        """``word`` as a number ≥ 0, or the refusal naming ``what`` it stands for."""
-        if not word.isdigit():
-            raise self._bad(raw, f"{what} must be a number, not {word!r}")
-        return int(word)

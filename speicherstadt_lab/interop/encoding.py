@@ -1,12 +1,13 @@
 """Action catalogues and observation tensors shared by the OpenSpiel and PettingZoo adapters (numpy only).
 
 **Action catalogue** (:class:`ActionCatalogue`, one per game variant and player count): a fixed enumeration of
-action texts in our notation (``docs/notation.md``) ↔ integer ids, built from the finite argument domains of
-each verb (spaces, levels, goods, contract slots, seats, boards, slots, money values). Die Speicherstadt and
-Kaispeicher are enumerated completely. Packet Row's ``fulfil …`` is a combination of cards from a hand and has
-no practical closed enumeration: it gets :data:`FULFIL_SLOTS` *slot* ids, slot k meaning the k-th ``fulfil``
-action in the state's stable ``legal_actions()`` order (its text is shown as ``fulfil #k`` only when no state is
-at hand). Every other id means the same text in every state.
+action texts in our notation (``docs/notation.md``) ↔ integer ids, built by the game's declared grammar
+(``Grammar.catalogue``, ``engine/grammar.py``) from the finite argument domains of each verb (spaces, levels, goods,
+contract slots, seats, boards, slots, money values). Die Speicherstadt and Kaispeicher are enumerated completely.
+Packet Row's ``fulfil …`` is a combination of cards from a hand and has no practical closed enumeration: its verb
+declares 64 *slot* ids, slot k meaning the k-th ``fulfil`` action in the state's stable ``legal_actions()`` order
+(its text is shown as ``fulfil #k`` only when no state is at hand). Every other id means the same text in every
+state.
 
 **Observation tensor** (:class:`ObservationEncoder`): a flat float32 vector of ``view(seat)``, fixed length per
 variant and player count. It reads nothing but ``view(seat)``, so it holds exactly what the seat may see. The
@@ -20,20 +21,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from itertools import combinations_with_replacement
 from typing import Any
 
 import numpy as np
 
-from ..engine.protocol import GameState, get_game, new_game
+from ..engine.protocol import GameState, get_game, grammar_of, new_game
 
-#: Slot ids for Packet Row's ``fulfil`` actions (at most 12 were legal at once in random games).
-FULFIL_SLOTS = 64
 _SPACES = 6  # water spaces (Die Speicherstadt has players + 1, at most 6)
 _LEVELS = 8  # workers per water space
 _CONTRACT_SLOTS = 10  # a seat's contracts (``contract GOOD K``: K is a 0-based index)
 _SUPPLY_SLOTS = 4  # Packet Row: slots per supply row (2 in the published game)
-_MONEY = range(0, 21)  # Packet Row: money card values ``cash N``
 
 
 def variant_key(game: str, expansion: str | None) -> str:
@@ -48,105 +45,67 @@ def _start(game: str, players: int, expansion: str | None) -> GameState:
     return new_game(game, **kw)
 
 
-def _canonical_goods(goods: Sequence[str], order: Sequence[str]) -> str:
-    return " ".join(sorted(goods, key=order.index))
-
-
-def _speicherstadt_texts(state: Any, kai: bool) -> list[str]:
-    goods = [g.id for g in state.cat.goods]
-    if not kai:
-        goods = [g for g in goods if g not in ("hemp", "cloth", "glass")]
-    n = state.n_players
-    t = ["buy", "pass", "done"]
-    t += [f"place {s}" for s in range(_SPACES)]
-    t += [f"contract {g} {k}" for g in goods for k in range(_CONTRACT_SLOTS)]
-    for verb in ("sell", "store", "keep"):
-        t += [f"{verb} {g}" for g in goods]
-    t += [f"take {g} {w}" for g in goods for w in ("warehouse", "hall")]
-    t += [f"hallsell {_canonical_goods(c, goods)}" for c in combinations_with_replacement(goods, 2)]
-    sizes = (3, 2) if kai else (3,)
-    for k in sizes:
-        for c in combinations_with_replacement(goods, k):
-            t += [f"convert {_canonical_goods(c, goods)} to {g}" for g in goods]
-    if kai:
-        t += ["buy free", "break", "stop", "double", "insure"]
-        t += [f"reserve {s}" for s in range(_SPACES)]
-        t += [
-            f"spy {s1} {l1} {s2} {l2}"
-            for s1 in range(_SPACES) for l1 in range(_LEVELS) for s2 in range(_SPACES) for l2 in range(_LEVELS)
-        ]
-        for verb in ("deliver", "auction"):
-            t += [f"{verb} {g}" for g in goods]
-        t += [f"smuggle {p} {k} {g}" for p in range(n) for k in range(_CONTRACT_SLOTS) for g in goods]
-        t += [f"truck {g} {a} {b}" for g in goods for a in range(_CONTRACT_SLOTS) for b in range(_CONTRACT_SLOTS)]
-    return t
-
-
-def _packet_row_texts(state: Any) -> list[str]:
-    boards = list(state.cat.boards) if isinstance(state.cat.boards[0], str) else [b.id for b in state.cat.boards]
-    t = ["decline", "pass", "done"]
-    t += [f"choose {b}" for b in boards]
-    t += [f"take {b} {k}" for b in boards for k in range(_SUPPLY_SLOTS)]
-    t += [f"take {b} future {k}" for b in boards for k in range(_SUPPLY_SLOTS)]
-    t += [f"cash {v}" for v in _MONEY]
-    t += [f"fulfil #{k}" for k in range(FULFIL_SLOTS)]
-    return t
-
-
 @dataclass(frozen=True)
 class ActionCatalogue:
-    """Action texts ↔ ids for one variant and player count (see the module docstring)."""
+    """Action texts ↔ ids for one variant and player count (see the module docstring). ``slotted``: the verbs
+    without a closed domain (Packet Row's ``fulfil``), whose ids ``VERB #k`` mean the k-th legal one."""
 
     variant: str
     players: int
     texts: tuple[str, ...]
+    slotted: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_index", {t: i for i, t in enumerate(self.texts)})
-        first = next((i for i, t in enumerate(self.texts) if t.startswith("fulfil #")), None)
-        object.__setattr__(self, "_fulfil0", first)
+        first = {v: self.texts.index(f"{v} #0") for v in self.slotted}
+        count = {v: sum(1 for t in self.texts if t.startswith(f"{v} #")) for v in self.slotted}
+        object.__setattr__(self, "_first", first)
+        object.__setattr__(self, "_count", count)
 
     @property
     def size(self) -> int:
         """How many actions the catalogue numbers (the size of the action space)."""
         return len(self.texts)
 
-    def _fulfils(self, state: GameState) -> list[str]:
-        return [str(a) for a in state.legal_actions() if str(a).startswith("fulfil ")]
+    def _slotted(self, state: GameState, verb: str) -> list[str]:
+        return [str(a) for a in state.legal_actions() if a.kind == verb]
 
     def id_of(self, state: GameState, action: Any) -> int:
         """The id of a legal action (an Action or notation text) in ``state``; KeyError if it has none."""
-        text = str(state.parse_action(str(action)))
-        if text.startswith("fulfil ") and self._fulfil0 is not None:
-            k = self._fulfils(state).index(text)
-            if k >= FULFIL_SLOTS:
-                raise KeyError(f"{text!r}: more than {FULFIL_SLOTS} fulfil actions")
-            return self._fulfil0 + k
-        return self._index[text]  # type: ignore[attr-defined]
+        a = state.parse_action(str(action))
+        text = str(a)
+        if a.kind in self._first:  # type: ignore[attr-defined]
+            k = self._slotted(state, a.kind).index(text)
+            if k >= self._count[a.kind]:  # type: ignore[attr-defined]
+                raise KeyError(f"{text!r}: more than {self._count[a.kind]} {a.kind} actions")  # type: ignore[attr-defined]
+            return self._first[a.kind] + k  # type: ignore[attr-defined,no-any-return]
+        return self._index[text]  # type: ignore[attr-defined,no-any-return]
 
     def text_of(self, state: GameState | None, action_id: int) -> str:
-        """The notation text of an id (a fulfil slot needs ``state``: the k-th legal fulfil)."""
+        """The notation text of an id (a slot id needs ``state``: the k-th legal action of its verb)."""
         text = self.texts[action_id]
-        if text.startswith("fulfil #") and state is not None:
-            fulfils = self._fulfils(state)
-            k = action_id - self._fulfil0  # type: ignore[operator]
-            if k < len(fulfils):
-                return fulfils[k]
+        verb = text.split(" ", 1)[0]
+        if verb in self._first and state is not None:  # type: ignore[attr-defined]
+            legal = self._slotted(state, verb)
+            k = action_id - self._first[verb]  # type: ignore[attr-defined]
+            if k < len(legal):
+                return legal[k]
         return text
 
     def legal_ids(self, state: GameState) -> list[int]:
-        """The ids of ``state``'s legal actions, ascending (fulfil slots beyond the catalogue are left out)."""
+        """The ids of ``state``'s legal actions, ascending (slots beyond the catalogue's are left out)."""
         index = self._index  # type: ignore[attr-defined]
+        first, count = self._first, self._count  # type: ignore[attr-defined]
         out: list[int] = []
-        k = 0
+        seen = dict.fromkeys(first, 0)
         for a in state.legal_actions():
-            text = str(a)
-            if text.startswith("fulfil ") and self._fulfil0 is not None:
-                if k < FULFIL_SLOTS:
-                    out.append(self._fulfil0 + k)
-                k += 1
+            if a.kind in first:
+                k = seen[a.kind]
+                if k < count[a.kind]:
+                    out.append(first[a.kind] + k)
+                seen[a.kind] = k + 1
             else:
-                out.append(index[text])
+                out.append(index[str(a)])
         return sorted(out)
 
     def mask(self, state: GameState) -> np.ndarray:
@@ -165,13 +124,12 @@ def action_catalogue(game: str = "speicherstadt", players: int = 3, expansion: s
     key = (game, expansion, players)
     if key not in _CATALOGUES:
         state = _start(game, players, expansion)
-        if game == "packet_row":
-            texts = _packet_row_texts(state)
-        else:
-            texts = _speicherstadt_texts(state, kai=expansion == "kaispeicher")
+        grammar = grammar_of(game)
+        texts = grammar.catalogue(state.notation, players, expansion)  # type: ignore[attr-defined]
         if len(set(texts)) != len(texts):
             raise AssertionError("action catalogue: duplicate texts")
-        _CATALOGUES[key] = ActionCatalogue(variant_key(game, expansion), players, tuple(texts))
+        slotted = tuple(v.verb for v in grammar.verbs if v.slots)
+        _CATALOGUES[key] = ActionCatalogue(variant_key(game, expansion), players, tuple(texts), slotted)
     return _CATALOGUES[key]
 
 
@@ -340,15 +298,21 @@ def _packet_row_schema(state: Any) -> Field:
     ])
 
 
+_SCHEMAS: dict[str, Callable[[Any, str | None], Field]] = {
+    "speicherstadt": lambda state, expansion: _speicherstadt_schema(state, kai=expansion is not None),
+    "packet_row": lambda state, expansion: _packet_row_schema(state),
+}
+
+
 class ObservationEncoder:
     """``view(seat)`` as a flat float32 vector of fixed length (see the module docstring and the schemas)."""
 
     def __init__(self, game: str = "speicherstadt", players: int = 3, expansion: str | None = None) -> None:
         state = _start(game, players, expansion)
-        if game == "packet_row":
-            self.schema = _packet_row_schema(state)
-        else:
-            self.schema = _speicherstadt_schema(state, kai=expansion == "kaispeicher")
+        schema = _SCHEMAS.get(game)
+        if schema is None:
+            raise ValueError(f"game: no observation layout for {game!r}; layouts: {', '.join(_SCHEMAS)}")
+        self.schema = schema(state, expansion)
         self.size = self.schema.width
 
     def encode(self, state: GameState, seat: int) -> np.ndarray:

@@ -34,7 +34,8 @@ class Board(GameBoard):
 
     ``seat`` is the seat whose legal actions are highlighted and clickable (None: whoever is to move).
     Setting ``board.state`` redraws. Without ``on_action`` callbacks a valid click is applied to the
-    board's own state; with them, each callback gets the notation text and the board waits for a new state.
+    board's own state; with them, each callback gets the canonical action (``str``: its notation)
+    and the board waits for a new state.
     """
 
     def __new__(cls, state: Any = None, *args: Any, **kwargs: Any) -> Any:
@@ -58,5 +59,5 @@ class Board(GameBoard):
     def _build_highlight(self, state: Any, prev: Any) -> dict[str, Any]:
         return highlight(state, prev)
 
-    def _to_action(self, state: Any, msg: Any) -> str:
+    def _to_action(self, state: Any, msg: Any) -> Any:
         return click_to_action(state, msg)

@@ -38,7 +38,8 @@ class PacketRowBoard(GameBoard):
     """An interactive board of a game of Packet Row.
 
     Setting ``board.state`` redraws. Without ``on_action`` callbacks a valid click is applied to the board's
-    own state; with them, each callback gets the (canonical) notation text and the board waits for a new state.
+    own state; with them, each callback gets the canonical action (``str``: its notation)
+    and the board waits for a new state.
     """
 
     _esm = ASSETS / JS
@@ -54,5 +55,5 @@ class PacketRowBoard(GameBoard):
     def _build_highlight(self, state: Any, prev: Any) -> dict[str, Any]:
         return highlight(state, prev)
 
-    def _to_action(self, state: Any, msg: Any) -> str:
+    def _to_action(self, state: Any, msg: Any) -> Any:
         return click_to_action(state, msg)

@@ -169,16 +169,11 @@ def build(lang: str = "en", record: GameRecord | None = None, back: Callable[[],
             return w.VBox([intro, Board(lesson.state, lang=code, lang_switch=own_lang)])
         board = Board(lesson.state, lang=code, lang_switch=own_lang)
 
-        def act(action: str) -> None:
-            try:
-                new = board.state.apply(action)
-            except IllegalAction as err:
-                board.error = board.state.explain(err, code)
-                return
+        def act(_action: Any, _before: Any, new: Any) -> None:  # the board applied the click (once)
             board.state = new
             happened.value = f"<p><b>{text('happened', code)}:</b><br>{after(new, code)}</p>"
 
-        board.on_action(act)
+        board.on_action(act, with_states=True)
         return w.VBox([intro, w.HTML(f"<i>{text('your_turn', code)}</i>"), board, happened])
 
     def render(_change: Any = None) -> None:

@@ -1,7 +1,9 @@
 """What every board view shares: synced traits, the state and its log, validated clicks, the language.
 
-A game's board subclasses :class:`GameBoard` and names its model functions (state → JSON model, click →
-notation) and its click-error type; the JavaScript only draws ``model`` and reports clicks as messages.
+A game's board subclasses :class:`GameBoard` and names its model functions (state → JSON model, click → the
+canonical action, by the game's grammar) and its click-error type; the JavaScript only draws ``model`` and reports
+clicks as messages. A click is checked once (its shape, by the grammar) and applied once (``state.apply``); the
+callbacks get the action and, if they ask for it, the states before and after it.
 """
 
 from __future__ import annotations
@@ -16,14 +18,15 @@ from ..engine.errors import IllegalAction
 from ..engine.i18n import LANGS
 from .model import show_value
 
-ActionCallback = Callable[[str], Any]
+ActionCallback = Callable[..., Any]  # callback(action) or, registered with_states, callback(action, before, after)
 
 
 class GameBoard(anywidget.AnyWidget):
     """An interactive board. ``seat``: whose actions are clickable (None: whoever is to move).
 
     Setting ``board.state`` redraws. Without ``on_action`` callbacks a valid click is applied to the board's
-    own state; with them, each callback gets the canonical notation text and the board waits for a new state.
+    own state; with them, each callback gets the canonical action (its ``str`` is the notation) and the board
+    waits for a new state.
     """
 
     model = traitlets.Dict().tag(sync=True)
@@ -44,7 +47,7 @@ class GameBoard(anywidget.AnyWidget):
     def _build_highlight(self, state: Any, prev: Any) -> dict[str, Any]:
         raise NotImplementedError
 
-    def _to_action(self, state: Any, msg: Any) -> str:
+    def _to_action(self, state: Any, msg: Any) -> Any:
         raise NotImplementedError
 
     def __init__(self, state: Any = None, lang: str = "en", seat: int | None = None, **kwargs: Any) -> None:
@@ -54,7 +57,7 @@ class GameBoard(anywidget.AnyWidget):
             state = new_game(self.default_game)
         self._state = state
         self._history: list[Any] = []  # earlier states, oldest first, for the log and the highlight
-        self._callbacks: list[ActionCallback] = []
+        self._callbacks: list[tuple[ActionCallback, bool]] = []  # (callback, whether it takes the states)
         self._error_source: Callable[[str], str] | None = None
         self._rev = 0  # which position the board shows: clicks carry it back, so a stale click is refused
         super().__init__(lang=lang, seat=seat, **kwargs)
@@ -127,12 +130,17 @@ class GameBoard(anywidget.AnyWidget):
 
     # -- actions --------------------------------------------------------------------------------
 
-    def on_action(self, callback: ActionCallback, remove: bool = False) -> None:
-        """Register (or with ``remove`` unregister) a callback for the notation text of each valid click."""
+    def on_action(self, callback: ActionCallback, remove: bool = False, with_states: bool = False) -> None:
+        """Register (or with ``remove`` unregister) a callback for the action of each valid click (its ``str``
+        is the canonical notation); ``with_states``: it is called ``callback(action, before, after)`` with the
+        board's state and the state the click made (applied once: the owner need not apply it again)."""
         if remove:
-            self._callbacks.remove(callback)
+            kept = [(cb, w) for cb, w in self._callbacks if cb != callback]
+            if len(kept) == len(self._callbacks):
+                raise ValueError("on_action: that callback is not registered")
+            self._callbacks = kept
         else:
-            self._callbacks.append(callback)
+            self._callbacks.append((callback, with_states))
 
     def handle_message(self, msg: Any) -> bool:
         """Check a browser message, then apply it (or pass it to the callbacks). True if it was accepted.
@@ -152,9 +160,12 @@ class GameBoard(anywidget.AnyWidget):
                 if isinstance(rev, bool) or not isinstance(rev, int) or rev != self._rev:
                     raise error("stale", field="rev", got=show_value(rev), now=self._rev)
                 msg = {k: v for k, v in msg.items() if k != "rev"}
-            text = self._to_action(state, msg)
+            action = self._to_action(state, msg)
         except error as err:
             self._set_error(lambda lang, err=err: err.text(lang, state))
+            return False
+        except IllegalAction as err:  # parts the notation refuses together (a captain sailing to its own port)
+            self._set_error(lambda lang, err=err: state.explain(err, lang))
             return False
         if state.is_over:
             self._set_error(lambda lang: error("over").text(lang))
@@ -164,14 +175,17 @@ class GameBoard(anywidget.AnyWidget):
             self._set_error(lambda lang: turn.text(lang, state))
             return False
         try:
-            new = state.apply(text)
+            new = state.apply(action)
         except IllegalAction as err:
             self._set_error(lambda lang, err=err: state.explain(err, lang))
             return False
         self._set_error(None)
         if self._callbacks:
-            for callback in list(self._callbacks):
-                callback(new.last_action or text)
+            for callback, with_states in list(self._callbacks):
+                if with_states:
+                    callback(action, state, new)
+                else:
+                    callback(action)
         else:
             self.state = new
         return True

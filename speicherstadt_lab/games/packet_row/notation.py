@@ -16,18 +16,19 @@ from ...engine.i18n import messages
 from ...engine.notation import Notation as BaseNotation
 from .catalog import BOARDS, Catalog
 from .fulfil import Option, Tables
+from .grammar import DOMAINS, GRAMMAR
 
 CURRENT, FUTURE = 0, 1
 ROLE_CONTRACT, ROLE_START, ROLE_ITEM, ROLE_CAPTAIN, ROLE_MERCHANT, ROLE_MONEY = 1, 2, 3, 4, 5, 6
 ROLES = {"contract": ROLE_CONTRACT, "goods": ROLE_ITEM, "gold": ROLE_ITEM, "captain": ROLE_CAPTAIN,
          "merchant": ROLE_MERCHANT, "money": ROLE_MONEY}
-VERBS = ("choose", "take", "decline", "pass", "cash", "fulfil", "done")
 
 
 class Notation(BaseNotation):
     """Tables of one catalogue (kinds, costs, ids by index) and its parser with cached actions."""
 
     rule = "pr.notation"
+    grammar = GRAMMAR
 
     def __init__(self, cat: Catalog) -> None:
         super().__init__()
@@ -64,10 +65,11 @@ class Notation(BaseNotation):
         self.banker_points = {int(k): tuple(v) for k, v in st["bankers"].items()}
         self.money = st["money"]
         self.dollars_per_vp = st["dollars_per_vp"]
-        self.DECLINE = Action("decline")
-        self.PASS = Action("pass")
-        self.DONE = Action("done")
-        self.CHOOSE = tuple(Action("choose", (b,)) for b in BOARDS)
+        self.domains = {**DOMAINS, "dest": self.dests, "good": self.goods}
+        self.DECLINE = self.act("decline")
+        self.PASS = self.act("pass")
+        self.DONE = self.act("done")
+        self.CHOOSE = tuple(self.act("choose", b) for b in BOARDS)
         self.fulfil_of: dict[str, Option] = {}
         self._fulfil_act: dict[Option, Action] = {}
         self.hand_cache: dict[tuple[Any, ...], tuple[tuple[Option, ...], tuple[Action, ...]]] = {}
@@ -127,35 +129,12 @@ class Notation(BaseNotation):
     def _rule(self, text: str, rule: str, **params: Any) -> IllegalAction:
         return IllegalAction(rule, messages.text("rule", rule, "en", params), action=text, **params)
 
-    def _board(self, raw: str, word: str) -> str:
-        return self._known(raw, word, BOARDS, "board")
-
-    def _parse(self, t: str, raw: str) -> Action:
-        verb, args = self._words(t, raw)
-        if verb not in VERBS:
-            raise self._bad(raw, f"unknown verb {verb!r}; verbs are {', '.join(VERBS)}")
-        if verb in ("decline", "pass", "done"):
-            if args:
-                raise self._bad(raw, f"'{verb}' takes no arguments")
-            return {"decline": self.DECLINE, "pass": self.PASS, "done": self.DONE}[verb]
-        if verb == "choose":
-            if len(args) != 1:
-                raise self._bad(raw, "write 'choose BOARD'")
-            return self.CHOOSE[self.board_index[self._board(raw, args[0])]]
-        if verb == "cash":
-            if len(args) != 1:
-                raise self._bad(raw, "write 'cash N' with the value of a money card")
-            return self.cash(self._num(raw, args[0], "the value"))
-        if verb == "take":
-            if len(args) == 2:
-                return self.act("take", self._board(raw, args[0]), self._num(raw, args[1], "the slot"))
-            if len(args) == 3 and args[1] == "future":
-                return self.act("take", self._board(raw, args[0]), "future", self._num(raw, args[2], "the slot"))
-            raise self._bad(raw, "write 'take BOARD N' or 'take BOARD future N'")
-        return self.fulfil(self._parse_fulfil(args, raw))
+    def fulfil_words(self, *words: str) -> Action:
+        """The canonical fulfilment of its words after ``fulfil`` (the grammar's three parts), or the refusal."""
+        return self.fulfil(self._parse_fulfil(list(words), " ".join(("fulfil", *words))))
 
     def _parse_fulfil(self, args: list[str], raw: str) -> Option:
-        form = "write 'fulfil CONTRACT... ship DEST [captain DEST]... goods CARD [merchant GOOD]...'"
+        form = f"write '{GRAMMAR.forms('fulfil')[0]}'"
         if "ship" not in args or "goods" not in args:
             raise self._bad(raw, form)
         i = 0

@@ -1,0 +1,144 @@
+"""The board's JavaScript in a real browser sends the grammar's clicks and never writes notation (issue 24).
+
+``widgets/board.js`` is drawn in Debian's Chromium on a stand-in of the widget's model (the JSON model of
+``ui/model.py``, the messages it sends recorded), for a Kaispeicher loading turn with the two-click moves (the
+Truck), the Smuggler, a sale of two cubes in the market hall, a contract and the hall. Each click must send exactly
+the message the model lists for that action (``Grammar.fields_of``), and the board accepts it and applies it once.
+The page waits for its own state (the elements), never for time.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser_util import launch
+from kai_scenario import red_loading
+from playwright.sync_api import Page, sync_playwright
+
+from speicherstadt_lab.ui import Board
+from speicherstadt_lab.ui.model import board_model
+
+WIDGETS = Path(__file__).resolve().parent.parent / "widgets"
+ORIGIN = "http://board.test"
+TIMEOUT = 30_000
+# A stand-in of anywidget's model: get/on/off from the JSON the test gives, send() recorded in window.SENT.
+PAGE = """<!doctype html><html><head><link rel="stylesheet" href="board.css"></head><body><div id="host"></div>
+<script type="module">
+import board from "./board.js";
+const data = window.DATA;
+window.SENT = [];
+const model = { get: (k) => data[k], on: () => {}, off: () => {}, send: (m) => window.SENT.push(m) };
+board.render({ model, el: document.getElementById("host") });
+document.body.dataset.ready = "1";
+</script></body></html>"""
+
+
+def loading() -> Any:
+    """Red loads coffee, tea and hemp with the Smuggler, the Truck and the Harbour Master; a tea on Red's first
+    contract (the second takes tea); Blue's contract holds a coffee."""
+    return red_loading(4, dock=["coffee", "tea", "hemp"], cards=["smuggler", "truck", "harbour_master"],
+                       contracts=[("contract_a1", ["tea"]), ("contract_b2", [])],
+                       others={1: {"contracts": [("contract_a3", ["coffee"])]}})
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_playwright() as p:
+        b = launch(p)
+        yield b
+        b.close()
+
+
+def open_board(browser: Any, state: Any) -> tuple[Page, dict[str, Any]]:
+    """A page drawing ``state``'s board model; the model too."""
+    model = board_model(state, "en")
+    page = browser.new_page()
+
+    def serve(route: Any) -> None:
+        name = route.request.url.removeprefix(ORIGIN + "/")
+        if name == "index.html":
+            route.fulfill(body=PAGE, content_type="text/html")
+        else:
+            kind = "text/javascript" if name.endswith(".js") else "text/css"
+            route.fulfill(body=(WIDGETS / name).read_text(encoding="utf-8"), content_type=kind)
+
+    page.route(f"{ORIGIN}/**", serve)
+    data = {"model": model, "highlight": {}, "error": "", "lang_switch": False}
+    page.add_init_script(f"window.DATA = {json.dumps(data)};")
+    page.goto(f"{ORIGIN}/index.html")
+    page.wait_for_selector("body[data-ready='1'] .ssl-board .ssl-dock", timeout=TIMEOUT)
+    return page, model
+
+
+def click(page: Page, label: str) -> None:
+    page.get_by_role("button", name=label, exact=True).first.click(timeout=TIMEOUT)
+
+
+def sent(page: Page) -> list[dict[str, Any]]:
+    return [{k: v for k, v in m.items() if k != "rev"} for m in page.evaluate("window.SENT")]
+
+
+def accepted(state: Any, msg: dict[str, Any], text: str) -> None:
+    """The board takes the message as the action ``text`` and applies it once."""
+    board = Board(state)
+    got: list[Any] = []
+    board.on_action(lambda a, before, after: got.append((str(a), before, after)), with_states=True)
+    assert board.handle_message(msg), board.error
+    assert got[0][0] == text and got[0][1] is state and got[0][2].last_action == text
+
+
+@pytest.mark.parametrize(("picks", "text"), [
+    (["coffee"], "contract coffee 0"),
+    (["tea"], "keep tea"),
+    (["coffee", "hemp"], "hallsell coffee hemp"),
+    ([], "smuggle 1 0 coffee"),
+    ([], "truck tea 0 1"),
+])
+def test_each_click_sends_the_models_message_for_its_action(browser: Any, picks: list[str], text: str) -> None:
+    state = loading()
+    assert text in [str(a) for a in state.legal_actions()]
+    page, model = open_board(browser, state)
+    try:
+        expected = next(a["msg"] for a in model["actions"] if a["text"] == text)
+        dock = model["dock"]
+        name = {g["id"]: g["name"] for g in model["goods"]}
+        for good in picks:  # dock cubes picked first
+            page.locator(".ssl-dock-cubes").get_by_role("button", name=name[good], exact=True).first.click(
+                timeout=TIMEOUT)
+        page.wait_for_function("n => document.querySelectorAll('.ssl-dock-cubes .ssl-selected').length === n",
+                               arg=len(picks), timeout=TIMEOUT)
+        if text.startswith("hallsell"):
+            click(page, model["labels"]["hallsell"])
+        elif text.startswith("smuggle"):
+            click(page, f"{dock['smuggle_label']} {name['coffee']}")
+        elif text.startswith("truck"):
+            click(page, f"{dock['truck_label']} {name['tea']}")  # the cube on Red's first contract, then its target
+            page.wait_for_selector(".ssl-contract.ssl-target", timeout=TIMEOUT)
+            click(page, text)
+        else:
+            click(page, text)  # the target is labelled with the action the model names
+        page.wait_for_function("() => window.SENT.length === 1", timeout=TIMEOUT)
+        assert sent(page) == [expected]
+        accepted(state, expected, text)
+    finally:
+        page.close()
+
+
+def test_the_page_finds_no_target_the_model_does_not_list(browser: Any) -> None:
+    """With the Tea picked, the targets are exactly the model's tea actions that take a target (contract 1, the
+    hall): nothing else is offered, and every target's label is an action the model lists."""
+    state = loading()
+    page, model = open_board(browser, state)
+    try:
+        tea = next(g["name"] for g in model["goods"] if g["id"] == "tea")
+        page.locator(".ssl-dock-cubes").get_by_role("button", name=tea, exact=True).first.click(timeout=TIMEOUT)
+        page.wait_for_selector(".ssl-target", timeout=TIMEOUT)
+        labels = page.eval_on_selector_all(".ssl-target", "els => els.map((e) => e.getAttribute('aria-label'))")
+        assert sorted(labels) == ["contract tea 1", "keep tea"]
+        assert set(labels) <= {a["text"] for a in model["actions"]}
+    finally:
+        page.close()
