@@ -2,20 +2,20 @@
 scoring by categories, and the members of the protocol (``engine.protocol.GameState``) that read the same in
 every game.
 
-A game's state type subclasses :class:`BaseState` and lists every field in its ``__slots__``; it provides the
+A game's state type subclasses :class:`BaseState` and declares its fields once, in a ``schema``
+(``engine/schema.py``; its ``__slots__`` are the schema's ``slots``); it provides the
 parts that are the game's own: ``_rule_for(action)``, ``_advance(events)``, ``legal_actions``,
 ``score_breakdown`` and ``_tiebreak``. Its per-seat data subclasses :class:`SeatBase`.
 
 The copies a transition makes (``State._clone``, ``Seat.clone``) are on the hot path of every playout: a copy
 field by field is 0.5 µs against 4.3 µs for ``copy.copy`` of a slotted object. They are written out from the
-class's ``__slots__`` when the class is made (as ``dataclasses`` writes ``__init__``), so the list of fields is
-written once, in ``__slots__``.
+class's ``schema`` (each field copied as it declares) when the class is made (as ``dataclasses`` writes
+``__init__``), so the list of fields is written once.
 """
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any, ClassVar, Self
 
 from .actions import Action
@@ -23,32 +23,35 @@ from .datafiles import JsonState
 from .errors import IllegalAction
 from .events import Event
 from .i18n import messages
-
-#: Generations of states: a seat's data belongs to the state whose generation it carries (copy-on-write).
-generations = itertools.count(1)
+from .schema import Field, Schema
 
 Rule = Callable[[Any, Action, list[Event]], None]
 
 
-def _copier(cls: type, name: str, params: str, fields: Sequence[str], set_to: dict[str, str]) -> Callable[..., Any]:
-    """A method ``name(self, <params>)`` returning a new ``cls`` object with each of ``fields`` set as ``set_to``
-    says (a Python expression of ``self`` and the parameters), the others set to the same value as in ``self``."""
-    lines = [f"def {name}(self{params}):", "    n = new(cls)"]
-    lines += [f"    n.{f} = {set_to.get(f, 'self.' + f)}" for f in fields]
-    lines.append("    return n")
-    space = {"new": object.__new__, "cls": cls, "generations": generations}
-    exec("\n".join(lines), space)  # code made from the class's own slot names
-    fn = space[name]
-    fn.__qualname__ = f"{cls.__qualname__}.{name}"
-    fn.__doc__ = getattr(cls, name).__doc__
-    return fn  # type: ignore[no-any-return]
+def base_fields(*, keeps_legal: bool = False) -> tuple[Field, ...]:
+    """The fields every game's state has, for the start of its schema: written by ``BaseState._dict_head`` and
+    ``_dict_tail`` and read by ``engine.setup.state_start`` (so no codec here). ``keeps_legal``: a clone keeps the
+    legal actions (the game's ``_advance`` resets them where they change), else it starts without them."""
+    return (
+        Field("_gen", int, copy="generation", default=0),  # the generation its copy-on-write parts check
+        Field("_legal", tuple | None, copy="shared" if keeps_legal else "reset", default=None),
+        Field("cat", object),  # the card catalogue
+        Field("names", tuple | None, default=None),  # the seats' names (None: their colours)
+        Field("n_players", int),
+        Field("round", int),
+        Field("phase", str),
+        Field("events", tuple, copy="apply", default=()),  # what the last transition did
+        Field("last_action", str | None, copy="apply", default=None),
+        Field("observer", int | None, default=None),  # None: a full state; -1 or a seat: whose observation it is
+    )
 
 
 class SeatBase:
     """One seat's holdings, shared between states until a rule changes them (copy-on-write: ``BaseState._seat``).
 
-    A game's seat type lists its fields in ``__slots__`` (``"_gen"``, the generation of the state that owns it,
-    among them); ``clone(gen)`` is written from them. A subclass of that without ``__slots__`` of its own keeps it.
+    A game's seat type declares its fields in a ``schema`` (``engine/schema.py``; ``"_gen"``, the generation of the
+    state that owns it, among them) and takes the schema's ``slots``; ``clone(gen)`` is written from it. A subclass
+    without a schema of its own keeps it.
     """
 
     __slots__ = ()
@@ -56,9 +59,9 @@ class SeatBase:
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        fields = cls.__dict__.get("__slots__")
-        if fields is not None:
-            cls.clone = _copier(cls, "clone", ", gen", fields, {"_gen": "gen"})  # type: ignore[method-assign]
+        schema = cls.__dict__.get("schema")
+        if isinstance(schema, Schema):  # the fields declared once (engine/schema.py)
+            cls.clone = schema.copier(cls, "clone", ", gen", {"_gen": "gen"})  # type: ignore[method-assign]
 
     def clone(self, gen: int) -> Self:
         """A copy owned by the state of generation ``gen``."""
@@ -86,9 +89,8 @@ class BaseState(JsonState):
     A game's state type names its game in the class statement, ``class State(BaseState, game=..., ...)``: ``game`` (the
     registered name), ``title`` (in its ``repr``), ``state_format`` (the ``format`` of ``to_dict``), ``seat_texts``
     (the message table of the seats' default names), ``seat_view`` (what ``player(seat)`` returns, a
-    :class:`SeatViewBase`), and optionally ``cloned_lists`` (the fields ``_clone`` copies as new lists; the others
-    are shared: tuples, replaced and never changed in place) and ``clone_keeps_legal`` (a clone keeps the legal
-    actions, and the game's ``_advance`` resets them where they change). Each subclass gets its own ``plugins``,
+    :class:`SeatViewBase`). Its ``schema`` declares its fields (``__slots__ = schema.slots``; the start of it is
+    :func:`base_fields`), and ``_clone`` is written from it. Each subclass gets its own ``plugins``,
     the table its optional capabilities register in when their modules are imported (``"explain"``: explain_action
     (state, action, lang); ``"html"``: state_html(state)); the rules never import them.
     """
@@ -102,7 +104,7 @@ class BaseState(JsonState):
     seat_view: ClassVar[type]
     plugins: ClassVar[dict[str, Any]]
 
-    # fields every game's state has (in the subclass's __slots__)
+    # fields every game's state has (base_fields, in the subclass's schema)
     _gen: int
     _legal: tuple[Action, ...] | None
     cat: Any
@@ -117,21 +119,16 @@ class BaseState(JsonState):
     observer: int | None
 
     def __init_subclass__(cls, *, game: str | None = None, title: str = "", state_format: str = "",
-                          seat_texts: str = "", seat_view: type = SeatViewBase,
-                          cloned_lists: tuple[str, ...] = ("seats",), clone_keeps_legal: bool = False,
-                          **kwargs: Any) -> None:
+                          seat_texts: str = "", seat_view: type = SeatViewBase, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if game is None:  # a subclass of a game's state (a test's variant) keeps its game and its _clone
             return
         cls.game, cls.title, cls.state_format = game, title, state_format
         cls.seat_texts, cls.seat_view, cls.plugins = seat_texts, seat_view, {}
-        fields = [f for f in cls.__slots__ if f not in ("events", "last_action")]  # type: ignore[attr-defined]
-        unknown = sorted(set(cloned_lists) - set(fields))
-        if unknown:
-            raise TypeError(f"cloned_lists: {unknown} are not fields of {cls.__name__} (its __slots__)")
-        set_to = {"_gen": "next(generations)", "_legal": "self._legal" if clone_keeps_legal else "None",
-                  **{f: f"list(self.{f})" for f in cloned_lists}}
-        cls._clone = _copier(cls, "_clone", "", fields, set_to)  # type: ignore[method-assign]
+        schema = cls.__dict__.get("schema")
+        if not isinstance(schema, Schema):
+            raise TypeError(f"{cls.__name__}: a game's state declares its fields in a schema (engine/schema.py)")
+        cls._clone = schema.copier(cls)  # type: ignore[method-assign]  # each field copied as it declares
 
     def _clone(self) -> Self:
         """A new state of the next generation with every field but the events and the last action (``apply`` sets
@@ -220,6 +217,14 @@ class BaseState(JsonState):
     def explain_action(self, action: Action | str, lang: str = "en") -> str:
         """What a legal action would do here, in plain language (for teaching and hover texts)."""
         return self.plugins["explain"](self, self.notation.parse(action), lang)  # type: ignore[no-any-return]
+
+    def phrase_action(self, action: Action | str, lang: str = "en") -> str:
+        """``action`` taken here as a short phrase with its card and price (the game's "phrase" capability;
+        without one, the notation)."""
+        phrase = self.plugins.get("phrase")
+        if phrase is None:
+            return str(self.notation.parse(action))
+        return phrase(self, action, lang)  # type: ignore[no-any-return]
 
     def explain(self, error: IllegalAction, lang: str = "en") -> str:
         """A refusal in ``lang``, with names from this game."""

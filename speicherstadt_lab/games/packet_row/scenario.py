@@ -441,35 +441,24 @@ class _Builder(ScenarioReader):
 
     def _state(self) -> State:
         nt, n = self.nt, self.n
-        st = _blank(self.cat)
-        st.names = self.names
-        st.n_players = n
-        st.observer = None
-        st.round = self.round
-        st.phase = "final" if self.phase == "over" else self.phase  # the end is scored by the rules (_start)
-        st.hm = self.hm
-        st.to_move = self.to_move
-        st.decks, st.removed = tuple(self.decks), tuple(self.removed)
-        st.current = tuple(tuple(r[CURRENT]) for r in self.rows)  # type: ignore[index]
-        st.future = tuple(tuple(r[FUTURE]) for r in self.rows)  # type: ignore[index]
-        st.discard = tuple(self.discards)
-        st.box = tuple(self.box)
-        st.chosen = self.chosen
-        st.board = self.chosen[-1] if self.chosen else -1
-        st.pending = self.pending
-        st.short = self.short
-        st.bank = nt.money * n - sum(self.money)  # the general supply's balance: money is conserved
-        st.seats = []
+        seats = []
         for i in range(n):
             seat = Seat(self.money[i])
             start = self.start[i]
             seat.hand = tuple(sorted((*self.hands[i], *(() if start is None else (start,)))))
             seat.ships = tuple(sorted(self.ships[i]))
             seat.pawn = self.pawn_at[i]
-            st.seats.append(seat)
-        st.last_action = None
-        st.events = ()
-        return st
+            seats.append(seat)
+        # every field not given here takes its declared default (fields.py); one without a default is a TypeError
+        return _blank(self.cat, names=self.names, n_players=n, round=self.round,
+                      phase="final" if self.phase == "over" else self.phase,  # the end is scored by the rules (_start)
+                      hm=self.hm, to_move=self.to_move, decks=tuple(self.decks), removed=tuple(self.removed),
+                      current=tuple(tuple(r[CURRENT]) for r in self.rows),  # type: ignore[index]
+                      future=tuple(tuple(r[FUTURE]) for r in self.rows),  # type: ignore[index]
+                      discard=tuple(self.discards), box=tuple(self.box), chosen=self.chosen,
+                      board=self.chosen[-1] if self.chosen else -1, pending=self.pending, short=self.short,
+                      bank=nt.money * n - sum(self.money),  # the general supply's balance: money is conserved
+                      seats=seats)
 
     def _start(self, st: State) -> None:
         """The events that set the scene, then the steps without a choice up to the first decision (or the end)."""

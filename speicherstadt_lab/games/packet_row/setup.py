@@ -9,9 +9,9 @@ from typing import Any
 from ...engine.errors import RecordError
 from ...engine.events import Event
 from ...engine.rng import Rng
-from ...engine.setup import check_seats, consistent, seat_entries, state_catalog, state_field, state_seat, state_start
+from ...engine.setup import check_seats, consistent, state_catalog, state_field, state_start
 from .catalog import BOARDS, Catalog, load_catalog
-from .notation import CURRENT, FUTURE, notation_for
+from .notation import CURRENT, notation_for
 from .state import PHASES, STATE_FORMAT, Seat, State
 
 CatalogSource = str | Path | dict[str, Any] | Catalog | None
@@ -87,14 +87,10 @@ def _start_arg(cat: Catalog, start: Any) -> list[int]:
     return got
 
 
-def _blank(cat: Catalog) -> State:
-    """A state with its game-wide fields set; the callers fill in the position."""
-    st = State.__new__(State)
-    st._gen = 0
-    st._legal = None
-    st.cat = cat
-    st.nt = notation_for(cat)
-    return st
+def _blank(cat: Catalog, **fields: Any) -> State:
+    """A new position: its game-wide fields and ``fields`` set, every other field its declared default (fields.py; a
+    field without one that is not given is a TypeError naming it: no new field is forgotten here or in a scenario)."""
+    return State.schema.build(State, cat=cat, nt=notation_for(cat), **fields)  # type: ignore[no-any-return]
 
 
 def new_game(*, players: int = 4, seed: int | str = 0, first_player: int = 0,
@@ -117,8 +113,7 @@ def new_game(*, players: int = 4, seed: int | str = 0, first_player: int = 0,
         order = _start_arg(cat, start_contracts)
     if len(order) < n:
         raise ValueError(f"catalog: {len(order)} starting contracts are too few for {n} players")
-    st = _blank(cat)
-    nt = st.nt
+    nt = notation_for(cat)
     size, fut, rem = nt.current_size[n], nt.future_size, nt.removed_count.get(n, 0)
     decks_t, removed, current, future = [], [], [], []
     ev: list[Event] = [Event("pr_setup", {"players": n, "money": nt.money})]
@@ -136,27 +131,14 @@ def new_game(*, players: int = 4, seed: int | str = 0, first_player: int = 0,
         ev.append(Event("pr_supply", {"board": b, "cards": [nt.ids[c] for c in current[-1]],
                                       "cards_future": [nt.ids[c] for c in future[-1]]}))
     ev.append(Event("pr_deal", {}))
-    st.names = names
-    st.n_players = n
-    st.observer = None
-    st.round = 1
-    st.phase = "choose"
-    st.hm = first_player
-    st.to_move = None
-    st.decks, st.removed, st.current, st.future = tuple(decks_t), tuple(removed), tuple(current), tuple(future)
-    st.discard = ((),) * len(BOARDS)
-    st.box = tuple(order[n:])
-    st.chosen = ()
-    st.board = -1
-    st.pending = ()
-    st.short = ()
-    st.bank = 0
-    st.seats = []
+    seats = []
     for i in range(n):
         seat = Seat(nt.money)
         seat.hand = (order[i],)
-        st.seats.append(seat)
-    st.last_action = None
+        seats.append(seat)
+    st = _blank(cat, names=names, n_players=n, round=1, phase="choose", hm=first_player, decks=tuple(decks_t),
+                removed=tuple(removed), current=tuple(current), future=tuple(future), box=tuple(order[n:]),
+                seats=seats)
     ev.append(Event("pr_round", {"round": 1, "seat": first_player}))
     st._advance(ev)
     st.events = tuple(ev)
@@ -167,61 +149,19 @@ def new_game(*, players: int = 4, seed: int | str = 0, first_player: int = 0,
 
 
 def from_dict(d: dict[str, Any]) -> State:
-    """Rebuild a state from ``to_dict`` data; reject anything malformed or inconsistent, naming the field."""
+    """Rebuild a state from ``to_dict`` data, field by field as ``fields.py`` declares them; reject anything malformed
+    or inconsistent, naming the field."""
     cat = state_catalog(d, STATE_FORMAT, load_catalog)
     n = state_field(d, "players", int)
     if not 2 <= n <= 5:
         raise RecordError(f"state field 'players': {n} is not a valid player count")
-    st = _blank(cat)
-    by_id = cat.by_id
-
-    def cards(key: str, v: Any, slots: bool = False) -> tuple[int, ...]:
-        ok = isinstance(v, list) and all((x is None and slots) or (isinstance(x, str) and x in by_id) for x in v)
-        if not ok:
-            raise RecordError(f"state field '{key}': must be a list of card ids of the catalogue"
-                              + (" or null" if slots else ""))
-        return tuple(-1 if x is None else by_id[x].idx for x in v)
-
-    def board(key: str, v: Any, allow_none: bool = False) -> int:
-        if v is None and allow_none:
-            return -1
-        if not isinstance(v, str) or v not in BOARDS:
-            raise RecordError(f"state field '{key}': {v!r} is not a board {list(BOARDS)}")
-        return BOARDS.index(v)
-
-    state_start(st, d, n, PHASES)
-    st.hm = state_seat(d.get("harbour_master"), "harbour_master", n)
-    st.to_move = state_seat(d.get("to_move"), "to_move", n, null=True)
-    boards = state_field(d, "boards", dict)
-    if set(boards) != set(BOARDS):
-        raise RecordError(f"state field 'boards': must hold exactly {list(BOARDS)}")
-    parts: dict[str, list[tuple[int, ...]]] = {k: [] for k in ("deck", "removed", "current", "future", "discard")}
-    for b in BOARDS:
-        if not isinstance(boards[b], dict):
-            raise RecordError(f"state field 'boards.{b}': must be an object")
-        for k in parts:
-            parts[k].append(cards(f"boards.{b}.{k}", boards[b].get(k), slots=k in ("current", "future")))
-    st.decks, st.removed = tuple(parts["deck"]), tuple(parts["removed"])
-    st.current, st.future, st.discard = tuple(parts["current"]), tuple(parts["future"]), tuple(parts["discard"])
-    st.box = cards("box", d.get("box"))
-    st.chosen = tuple(board("chosen", x) for x in state_field(d, "chosen", list))
-    st.board = board("board", d.get("board"), allow_none=True)
-    st.pending = tuple(state_seat(x, "pending", n) for x in state_field(d, "pending", list))
-    st.short = tuple(board("short", x) for x in state_field(d, "short", list))
-    st.bank = state_field(d, "bank", int)
-    st.seats = []
-    for i, (where, s) in enumerate(seat_entries(d, n)):
-        seat = Seat(0)
-        seat.money = state_field(s, "money", int, where)
-        seat.hand = tuple(sorted(cards(f"seats[{i}].hand", s.get("hand"))))
-        seat.ships = tuple(sorted(cards(f"seats[{i}].ships", s.get("ships"))))
-        pawn = s.get("pawn")
-        if pawn is not None:
-            if not (isinstance(pawn, list) and len(pawn) == 3 and pawn[1] in ("current", "future")
-                    and isinstance(pawn[2], int) and not isinstance(pawn[2], bool)):
-                raise RecordError(f"{where} field 'pawn': must be null or [board, current|future, slot]")
-            seat.pawn = (board(f"seats[{i}].pawn", pawn[0]), CURRENT if pawn[1] == "current" else FUTURE, pawn[2])
-        st.seats.append(seat)
+    st = State.__new__(State)
+    st._gen, st._legal, st.cat, st.nt = 0, None, cat, notation_for(cat)
+    state_start(st, d, n, PHASES)  # the fields every game's state has
+    State.schema.decode(d, st)  # the game's own
+    missing = State.schema.missing(st)
+    if missing:
+        raise AssertionError(f"from_dict sets no value for the declared field(s) {missing}")
     return consistent(st, check_invariants)  # type: ignore[no-any-return]
 
 

@@ -29,6 +29,7 @@ from ...engine.events import make_event as _ev
 from ...engine.i18n import load_messages, messages
 from ...engine.rng import Rng
 from .catalog import BOARDS
+from .fields import SEAT_FIELDS, STATE_FIELDS
 from .fulfil import Option
 from .notation import (
     CURRENT,
@@ -69,16 +70,19 @@ def _join(items: list[str], lang: str) -> str:
 
 
 class Seat(SeatBase):
-    """One seat's holdings. Shared between states until a rule changes it (copy-on-write)."""
+    """One seat's holdings. Shared between states until a rule changes it (copy-on-write). Its fields are declared
+    in ``fields.py`` (SEAT_FIELDS), with what each means."""
 
-    __slots__ = ("_gen", "hand", "money", "pawn", "ships")
+    schema = SEAT_FIELDS
+    __slots__ = SEAT_FIELDS.slots
+    money: int
+    hand: tuple[int, ...]
+    ships: tuple[int, ...]
+    pawn: tuple[int, int, int] | None
 
     def __init__(self, money: int) -> None:
-        self._gen = 0
+        SEAT_FIELDS.fill(self)  # every field its declared default
         self.money = money
-        self.hand: tuple[int, ...] = ()  # sorted card types, ships excluded
-        self.ships: tuple[int, ...] = ()  # sorted ship types, lying open
-        self.pawn: tuple[int, int, int] | None = None  # (board, CURRENT/FUTURE, slot) where the pawn lies
 
 
 class SeatView(SeatViewBase):
@@ -102,11 +106,23 @@ class State(BaseState, game="packet_row", title="Packet Row", state_format=STATE
             seat_view=SeatView):
     """A position in a game of Packet Row. See ``docs/notation.md`` and ``docs/packet-row-notes.md``."""
 
-    __slots__ = (
-        "_gen", "_legal", "bank", "board", "box", "cat", "chosen", "current", "decks", "discard", "events", "future",
-        "hm", "last_action", "n_players", "names", "nt", "observer", "pending", "phase", "removed", "round", "seats",
-        "short", "to_move",
-    )
+    # the fields of a position, declared once in fields.py (STATE_FIELDS): slots, clone, state file, set-up
+    schema = STATE_FIELDS
+    __slots__ = STATE_FIELDS.slots
+    seat_type = Seat
+    nt: Notation
+    hm: int
+    decks: tuple[tuple[int, ...], ...]
+    removed: tuple[tuple[int, ...], ...]
+    current: tuple[tuple[int, ...], ...]
+    future: tuple[tuple[int, ...], ...]
+    discard: tuple[tuple[int, ...], ...]
+    box: tuple[int, ...]
+    chosen: tuple[int, ...]
+    board: int
+    pending: tuple[int, ...]
+    short: tuple[int, ...]
+    bank: int
 
     # -- protocol -------------------------------------------------------------------------------
 
@@ -813,8 +829,7 @@ class State(BaseState, game="packet_row", title="Packet Row", state_format=STATE
         holders = self._secret_holders(self.observer)
         if contracts is not None:
             deal = self._rearranged_contracts(holders, contracts)
-        new = self._same_position()
-        new.decks, new.removed = tuple(new_decks), tuple(new_removed)
+        new = self.schema.with_hidden(self._same_position(), decks=tuple(new_decks), removed=tuple(new_removed))
         if deal is not None:
             new._deal_secrets(holders, deal)
         keeps_mover = deal is None and (self.observer is None or self.observer == self.to_move)
@@ -1014,30 +1029,7 @@ class State(BaseState, game="packet_row", title="Packet Row", state_format=STATE
     def to_dict(self) -> dict[str, Any]:
         """The whole position as JSON-ready data (decks, secrets and catalogue included): ``load_state`` rebuilds it
         exactly."""
-        ids = self.nt.ids
-
-        def cs(xs: tuple[int, ...]) -> list[str | None]:
-            return [ids[c] if c >= 0 else None for c in xs]
-
-        return {
-            **self._dict_head(),
-            "harbour_master": self.hm,
-            "to_move": self.to_move,
-            "boards": {name: {"deck": cs(self.decks[b]), "removed": cs(self.removed[b]),
-                              "current": cs(self.current[b]), "future": cs(self.future[b]),
-                              "discard": cs(self.discard[b])} for b, name in enumerate(BOARDS)},
-            "box": cs(self.box),
-            "chosen": [BOARDS[b] for b in self.chosen],
-            "board": self.current_board,
-            "pending": list(self.pending),
-            "short": list(self.short_boards),
-            "bank": self.bank,
-            "seats": [{"money": s.money, "hand": cs(s.hand), "ships": cs(s.ships),
-                       "pawn": None if s.pawn is None else [BOARDS[s.pawn[0]], ("current", "future")[s.pawn[1]],
-                                                            s.pawn[2]]}
-                      for s in self.seats],
-            **self._dict_tail(),
-        }
+        return {**self._dict_head(), **self.schema.encode(self), **self._dict_tail()}  # each field as declared
 
     @property
     def notation(self) -> Notation:

@@ -15,9 +15,11 @@ from typing import Any
 
 from ...engine.actions import Action
 from ...engine.basestate import SeatBase
+from ...engine.errors import RecordError
 from ...engine.events import Event
 from ...engine.events import make_event as _ev
 from ...engine.i18n import load_messages
+from ...engine.schema import Codec, Field, Schema
 from .state import GREY, Seat, State, register_expansion
 
 load_messages("kaispeicher")
@@ -26,12 +28,18 @@ ONE_SHOT_LOADING = ("auction_hall", "smuggler", "truck")
 __all__ = ["GREY", "HOOKS", "Kai", "firemen_total", "has", "owner"]
 
 
+#: The fields of the expansion's part (its clone is made from them; its state file is ``to_dict``/``from_dict``).
+KAI_FIELDS = Schema(*(Field(name) for name in ("board", "fire", "open", "pending", "reserved", "rpos", "seats",
+                                               "spy_turn", "stopped", "top", "top_cargo", "truck", "turn", "workers")),
+                    Field("_gen", int, copy="generation", default=0))
+
+
 class Kai(SeatBase):
     """The expansion's part of a position (public information only). Copy-on-write like a seat: shared between
     states until a rule changes it through ``state.own_part()``; its values are never changed in place."""
 
-    __slots__ = ("_gen", "board", "fire", "open", "pending", "reserved", "rpos", "seats", "spy_turn", "stopped", "top",
-                 "top_cargo", "truck", "turn", "workers")
+    schema = KAI_FIELDS
+    __slots__ = KAI_FIELDS.slots
     FIELDS = ("top", "top_cargo", "reserved", "left", "stopped", "turn", "rpos", "spy_turn", "fire", "pending", "truck")
 
     def __init__(self, top: tuple[int, ...] = (), top_cargo: tuple[tuple[int, ...], ...] = (),
@@ -925,10 +933,25 @@ def from_dict(d: Any, n: int, by_id: dict[str, Any], gi: dict[str, int], error: 
     return kai
 
 
+def pieces(state: State) -> tuple[int, list[int]]:
+    """(cubes, cards) the expansion's part of the position holds: the top row's and the reserved ones not bought."""
+    kai = state.kai
+    if kai is None:  # a position being built (a scenario), before its round's supply
+        return 0, []
+    reserved = kai.reserved[kai.rpos:]
+    cubes = sum(len(c) for c in kai.top_cargo) + sum(len(cs) for _c, _w, cs in reserved)
+    return cubes, [c for c in kai.top if c >= 0] + [c for c, _w, _cs in reserved]
+
+
 def fingerprint(state: State, key: Any) -> Any:
     """The public key of a position with the expansion's part."""
     return key, state.kai, tuple((x.breaks, x.grey, x.delivered) for x in state.seats)
 
+
+#: How the expansion's part of a position is written in a state file (the field ``kai``, fields.py).
+PART = Codec(lambda kai, state: to_dict(state),
+             lambda d, key, state, where: from_dict(d.get(key), state.n_players, state.cat.by_id, state.notation.order,
+                                                    lambda f, m: RecordError(f"{where} field '{f}': {m}")))
 
 HOOKS = register_expansion(
     "kaispeicher",
@@ -957,6 +980,8 @@ HOOKS = register_expansion(
     end_fires=end_fires,
     score_extras=score_extras,
     seat_fields=("breaks", "grey", "delivered"),
-    more_dict=lambda state: {"kai": to_dict(state)},
+    part=PART,
+    part_pieces=pieces,
+    flow_problems=lambda state: [],  # the expansion's order of play (spy, fire, grey workers) has no base checks
     fingerprint=fingerprint,
 )

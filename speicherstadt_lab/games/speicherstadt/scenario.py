@@ -22,7 +22,8 @@ from ...engine.rng import Rng
 from . import kaispeicher as kai_rules
 from . import setup
 from .catalog import Card, load_catalog
-from .setup import EXPANSIONS, _bag_multiset, _blank, _derive, _standard_pile, check_invariants, game_cards
+from .fields import derive
+from .setup import EXPANSIONS, _bag_multiset, _blank, _standard_pile, check_invariants, game_cards
 from .state import Seat, State, _bit
 
 SCENARIO_FORMAT = "speicherstadt-lab/scenario/1"
@@ -419,7 +420,7 @@ class _Builder:
             contracts.append((card.idx, tuple(placed)))
         seat.cards = (*self.seat_cards[i], *(c for c, _ in contracts))
         seat.contracts = tuple(contracts)
-        _derive(self.cat, seat, self.gi)
+        derive(self.cat, seat, self.gi)
         seat.warehouse = self._goods(f"{where}.warehouse", s.get("warehouse"))
         if len(seat.warehouse) > (setup["warehouse_capacity"] if seat.warehouse_cap else 0):
             why = (f"holds {setup['warehouse_capacity']} cubes" if seat.warehouse_cap else
@@ -537,35 +538,14 @@ class _Builder:
     # ---- the state ----------------------------------------------------------------------------------------
 
     def _state(self) -> State:
-        st = _blank(self.cat, self.expansion)
-        st._legal = None
-        st.names = self.names
-        st.n_players = self.n
-        st.removed = tuple(self.removed)
-        st.round = self.round
-        st.phase = self.phase
-        st.first = self.first
-        st.pile = tuple(self.pile)
-        st.bag = tuple(self.bag)
-        st.stock = self.stock
-        st.discard = tuple(self.discard)
-        st.offer_idx = tuple(self.offer)
-        st.cargo_idx = tuple(c or () for c in self.cargo)
-        st.columns = list(self.columns)
-        st.placed = self.placed
-        st.space = len(self.offer) if self.phase in ("loading", "over") else 0
-        st.bought = self.bought
-        st.loading_turn = self.loading_turn
-        st.dock = self.dock
-        st.moved = self.moved
-        st.kai = None
-        st.seats = self.seats
-        st.to_move = self.to_move
-        st.last_round = False
-        st.last_action = None
-        st.observer = None
-        st.events = ()
-        return st
+        # every field not given here takes its declared default (fields.py); one without a default is a TypeError
+        return _blank(self.cat, self.expansion, names=self.names, n_players=self.n, removed=tuple(self.removed),
+                      round=self.round, phase=self.phase, first=self.first, pile=tuple(self.pile), bag=tuple(self.bag),
+                      stock=self.stock, discard=tuple(self.discard), offer_idx=tuple(self.offer),
+                      cargo_idx=tuple(c or () for c in self.cargo), columns=list(self.columns), placed=self.placed,
+                      space=len(self.offer) if self.phase in ("loading", "over") else 0, bought=self.bought,
+                      loading_turn=self.loading_turn, dock=self.dock, moved=self.moved, seats=self.seats,
+                      to_move=self.to_move)
 
     def _hidden_order(self, st: State, deck: Any, bag: Any) -> State:
         """``st`` with the next cards and cubes set (``pile_next``, ``bag_next``; or the whole ``deck`` and ``bag``

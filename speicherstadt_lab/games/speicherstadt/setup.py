@@ -6,14 +6,12 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from ...engine.datafiles import is_key
 from ...engine.errors import RecordError
 from ...engine.events import Event
 from ...engine.rng import Rng
-from ...engine.setup import check_seats, consistent, seat_entries, state_catalog, state_field, state_seat, state_start
-from . import kaispeicher as kai_rules
+from ...engine.setup import check_seats, consistent, state_catalog, state_field, state_start
 from .catalog import Catalog, load_catalog
-from .state import PHASES, STATE_FORMAT, Notation, Seat, State, _bit, hooks_for
+from .state import PHASES, STATE_FORMAT, Notation, Seat, State, hooks_for
 
 EXPANSIONS = (None, "kaispeicher")
 _notations: dict[tuple[Any, ...], Notation] = {}
@@ -112,17 +110,16 @@ def _bag_multiset(cat: Catalog, expansion: str | None) -> list[int]:
     return out
 
 
-def _blank(cat: Catalog, expansion: str | None) -> State:
-    """A state with its game-wide fields set; the callers fill in the position."""
-    st = State.__new__(State)
-    st._gen = 0
-    st._legal = None
-    st.cat = cat
-    st.goods = play_goods(cat, expansion)
-    st.notation = _notation(cat, expansion)
-    st.expansion = expansion
-    st.hooks = hooks_for(expansion)
-    return st
+def _context(cat: Catalog, expansion: str | None) -> dict[str, Any]:
+    """The fields every position of a game shares: its catalogue, expansion, goods in play, notation and rules."""
+    return {"cat": cat, "goods": play_goods(cat, expansion), "notation": _notation(cat, expansion),
+            "expansion": expansion, "hooks": hooks_for(expansion)}
+
+
+def _blank(cat: Catalog, expansion: str | None, **fields: Any) -> State:
+    """A new position: its game-wide fields and ``fields`` set, every other field its declared default (a field
+    without one that is not given is a TypeError naming it: no new field is forgotten here or in a scenario)."""
+    return State.schema.build(State, **_context(cat, expansion), **fields)  # type: ignore[no-any-return]
 
 
 def new_game(*, players: int = 4, seed: int | str = 0, deck: list[str] | None = None,
@@ -165,32 +162,9 @@ def new_game(*, players: int = 4, seed: int | str = 0, deck: list[str] | None = 
         if Counter(order) != Counter(full_bag):
             counts = ", ".join(f"{g.count} {g.id}" for g in cat.goods if g.expansion in (None, expansion))
             raise ValueError(f"bag: must hold exactly the game's {len(full_bag)} cubes ({counts})")
-    st = _blank(cat, expansion)
-    st.names = seat_names
-    st.n_players = n
-    st.removed = tuple(removed)
-    st.round = 1
-    st.phase = "demand"
-    st.first = first_player
-    st.pile = tuple(pile)
-    st.bag = tuple(order)
-    st.stock = (0,) * len(goods)
-    st.discard = ()
-    st.offer_idx = ()
-    st.cargo_idx = ()
-    st.columns = []
-    st.placed = 0
-    st.space = 0
-    st.bought = 0
-    st.loading_turn = 0
-    st.dock = ()
-    st.moved = 0
-    st.kai = None
-    st.seats = [Seat(len(goods), cat.setup["coins"]) for _ in range(n)]
-    st.to_move = None
-    st.last_round = False
-    st.last_action = None
-    st.observer = None
+    st = _blank(cat, expansion, names=seat_names, n_players=n, removed=tuple(removed), round=1, phase="demand",
+                first=first_player, pile=tuple(pile), bag=tuple(order), stock=(0,) * len(goods),
+                seats=[Seat(len(goods), cat.setup["coins"]) for _ in range(n)])
     ev: list[Event] = []
     st._start_round(ev)
     st._advance(ev)
@@ -202,7 +176,8 @@ def new_game(*, players: int = 4, seed: int | str = 0, deck: list[str] | None = 
 
 
 def from_dict(d: dict[str, Any]) -> State:
-    """Rebuild a state from ``to_dict`` data; reject anything malformed or inconsistent, naming the field."""
+    """Rebuild a state from ``to_dict`` data, field by field as ``fields.py`` declares them; reject anything malformed
+    or inconsistent, naming the field."""
     cat = state_catalog(d, STATE_FORMAT, load_catalog)
     expansion = d.get("expansion")
     if expansion not in EXPANSIONS:
@@ -210,112 +185,15 @@ def from_dict(d: dict[str, Any]) -> State:
     n = state_field(d, "players", int)
     if str(n) not in cat.setup["offer_size"]:
         raise RecordError(f"state field 'players': {n} is not a valid player count")
-    by_id = cat.by_id
-    goods = play_goods(cat, expansion)
-    gi = {g: i for i, g in enumerate(goods)}
-
-    def cards(key: str, v: Any) -> tuple[int, ...]:
-        if not isinstance(v, list) or any(not is_key(x, by_id) for x in v):
-            raise RecordError(f"state field '{key}': must be a list of card ids of the catalogue")
-        return tuple(by_id[x].idx for x in v)
-
-    def gl(key: str, v: Any) -> tuple[int, ...]:
-        if not isinstance(v, list) or any(not is_key(x, gi) for x in v):
-            raise RecordError(f"state field '{key}': must be a list of goods {list(goods)}")
-        return tuple(gi[x] for x in v)
-
-    st = _blank(cat, expansion)
-    state_start(st, d, n, PHASES)
-    st.removed = cards("removed", d.get("removed"))
-    st.first = state_seat(state_field(d, "first", int), "first", n)
-    st.to_move = state_seat(d.get("to_move"), "to_move", n, null=True)
-    st.last_round = bool(state_field(d, "last_round", bool))
-    st.pile = cards("pile", d.get("pile"))
-    st.bag = gl("bag", d.get("bag"))
-    stock = state_field(d, "stock", dict)
-    if set(stock) != set(goods) or any(not isinstance(v, int) or v < 0 for v in stock.values()):
-        raise RecordError("state field 'stock': must give a count ≥ 0 for every good")
-    st.stock = tuple(stock[g] for g in goods)
-    st.discard = cards("discard", d.get("discard"))
-    offer = state_field(d, "offer", list)
-    if any(x is not None and not is_key(x, by_id) for x in offer):
-        raise RecordError("state field 'offer': must list card ids or null")
-    st.offer_idx = tuple(by_id[x].idx if x is not None else -1 for x in offer)
-    cargo = state_field(d, "cargo", list)
-    cols = state_field(d, "columns", list)
-    if len(cargo) != len(offer) or len(cols) != len(offer):
-        raise RecordError("state fields 'cargo'/'columns': one entry per water space")
-    st.cargo_idx = tuple(gl("cargo", c) for c in cargo)
-    for c in cols:
-        if not isinstance(c, list) or any(not isinstance(x, int) or not 0 <= x & ~8 < n or x >= 16 for x in c):
-            raise RecordError("state field 'columns': lists of seats (a grey worker of seat s is s + 8)")
-    st.columns = [tuple(c) for c in cols]
-    st.placed = state_field(d, "placed", int)
-    st.space = state_field(d, "space", int)
-    bought = state_field(d, "bought", list)
-    st.bought = sum(1 << i for i in bought if isinstance(i, int) and 0 <= i < n)
-    st.loading_turn = state_field(d, "loading_turn", int)
-    st.dock = gl("dock", d.get("dock"))
-    st.moved = 0
-    moved = d.get("moved", [])
-    if not isinstance(moved, list):
-        raise RecordError("state field 'moved': must be a list of [in|out, warehouse|hall, good]")
-    for m in moved:
-        if (not isinstance(m, list) or len(m) != 3 or m[0] not in ("in", "out") or m[1] not in ("warehouse", "hall")
-                or not is_key(m[2], gi)):
-            raise RecordError("state field 'moved': entries are [in|out, warehouse|hall, good]")
-        st.moved |= 1 << _bit(("in", "out").index(m[0]), ("warehouse", "hall").index(m[1]), gi[m[2]], len(goods))
-    st.seats = []
-    for i, (where, s) in enumerate(seat_entries(d, n)):
-        seat = Seat(len(goods), 0)
-        seat.coins = state_field(s, "coins", int, where)
-        if seat.coins < 0:
-            raise RecordError(f"{where} field 'coins': negative")
-        seat.track = state_field(s, "track", int, where)
-        seat.cards = cards(f"seats[{i}].cards", s.get("cards"))
-        contracts = state_field(s, "contracts", list, where)
-        cs = []
-        for c in contracts:
-            if not isinstance(c, list) or len(c) != 2 or not is_key(c[0], by_id):
-                raise RecordError(f"{where} field 'contracts': entries are [card id, [goods]]")
-            cs.append((by_id[c[0]].idx, gl(f"seats[{i}].contracts", c[1])))
-        seat.contracts = tuple(cs)
-        seat.warehouse = gl(f"seats[{i}].warehouse", s.get("warehouse"))
-        seat.hall = gl(f"seats[{i}].hall", s.get("hall"))
-        seat.unload = gl(f"seats[{i}].unload", s.get("unload"))
-        if expansion is not None:
-            seat.breaks = state_field(s, "breaks", int, where)
-            seat.grey = state_field(s, "grey", int, where)
-            seat.delivered = state_field(s, "delivered", int, where)
-        _derive(cat, seat, gi)
-        st.seats.append(seat)
-    st.kai = None
-    if expansion is not None:
-        st.kai = kai_rules.from_dict(d.get("kai"), n, by_id, gi,
-                                     lambda f, m: RecordError(f"state field '{f}': {m}"))
+    st = State.__new__(State)
+    for key, value in {**_context(cat, expansion), "_gen": 0, "_legal": None}.items():
+        setattr(st, key, value)
+    state_start(st, d, n, PHASES)  # the fields every game's state has
+    State.schema.decode(d, st, at=("body", "end"))  # the game's own (a seat's derived values follow from its cards)
+    missing = State.schema.missing(st)
+    if missing:
+        raise AssertionError(f"from_dict sets no value for the declared field(s) {missing}")
     return consistent(st, check_invariants)  # type: ignore[no-any-return]
-
-
-def _derive(cat: Catalog, seat: Seat, gi: dict[str, int]) -> None:
-    """Per-seat values that follow from the cards owned."""
-    sells = [0] * len(gi)
-    delivers = [0] * len(gi)
-    for ci in seat.cards:
-        c = cat.cards[ci]
-        if c.kind == "fireman":
-            seat.firemen += c.value
-        elif c.kind == "merchant":
-            sells[gi[c.good]] += c.coins
-        elif c.kind == "warehouse":
-            seat.warehouse_cap = cat.setup["warehouse_capacity"]
-        elif c.kind == "bank":
-            seat.income_bonus += c.income
-        elif c.kind == "harbour_master":
-            seat.k_convert = c.convert
-        elif c.kind == "delivery":
-            delivers[gi[c.good]] += c.points
-    seat.sells = tuple(sells)
-    seat.delivers = tuple(delivers)
 
 
 # ---- invariants --------------------------------------------------------------------------------
@@ -328,17 +206,13 @@ def check_invariants(st: State) -> list[str]:
     n = st.n_players
     setup = cat.setup
     total = len(_bag_multiset(cat, st.expansion))
-    cubes = len(st.bag) + sum(st.stock) + sum(len(c) for c in st.cargo_idx) + len(st.dock)
-    kai = st.kai
-    if kai is not None:
-        cubes += sum(len(c) for c in kai.top_cargo) + sum(len(cs) for _c, _w, cs in kai.reserved[kai.rpos:])
+    part_cubes, part_cards = st.hooks.part_pieces(st)  # what an expansion's part of the position holds
+    cubes = len(st.bag) + sum(st.stock) + sum(len(c) for c in st.cargo_idx) + len(st.dock) + part_cubes
     for s in st.seats:
         cubes += len(s.unload) + len(s.warehouse) + len(s.hall) + sum(len(p) for _, p in s.contracts)
     if cubes != total:
         problems.append(f"{cubes} cubes accounted for, not {total}")
-    places: list[int] = [*st.pile, *st.discard, *st.removed, *(c for c in st.offer_idx if c >= 0)]
-    if kai is not None:
-        places += [c for c in kai.top if c >= 0] + [c for c, _w, _cs in kai.reserved[kai.rpos:]]
+    places: list[int] = [*st.pile, *st.discard, *st.removed, *(c for c in st.offer_idx if c >= 0), *part_cards]
     for s in st.seats:
         places.extend(s.cards)
     expected, removed = game_cards(cat, n, st.expansion)
@@ -363,28 +237,13 @@ def check_invariants(st: State) -> list[str]:
             problems.append("more workers above a card than building spaces")
     if any(w & 7 >= n for col in st.columns for w in col):
         problems.append("a worker of a seat that does not play")
-    regular = sum(1 for col in st.columns for w in col if w < 8)
-    if kai is None and regular > n * setup["workers"]:
-        problems.append("more workers placed than the players have")
     if st.phase in ("demand", "purchase", "loading") and st.to_move is None:
         problems.append(f"no seat to move in the {st.phase} phase")
-    if kai is None and st.phase in ("spy", "fire"):
-        problems.append(f"phase {st.phase!r} exists only with Kaispeicher")
-    if kai is None and st.phase == "demand" and st.to_move != (st.first + st.placed) % n:
-        problems.append("the seat to move in demand does not follow the metal coin")
-    if kai is None and st.phase == "purchase" and (st.space >= len(st.columns) or not st.columns[st.space]
-                                                   or st.to_move != st.columns[st.space][0]):
-        problems.append("the seat to move in purchase is not the lowest worker")
+    problems += st.hooks.flow_problems(st)  # the order of play: the base game's, or an expansion's
     if st.phase == "loading" and st.to_move != (st.first + st.loading_turn) % n:
         problems.append("the seat to move in loading is out of turn")
     if st.phase == "over" and st.to_move is not None:
         problems.append("a seat is to move after the game is over")
-    if kai is None and st.phase == "purchase" and st.to_move is not None and st.space < len(st.columns) \
-            and st.columns[st.space]:
-        price = len(st.columns[st.space])
-        coins = st.seats[st.to_move].coins
-        if coins < price:
-            problems.append(f"seat {st.to_move} is asked to buy at price {price} with {coins} coins")
     if st.to_move is not None and not problems and len(st._compute_legal()) < 2:
         problems.append(f"seat {st.to_move} is asked to decide with fewer than two legal actions")
     return problems

@@ -24,6 +24,9 @@ from ...engine.events import make_event as _ev
 from ...engine.i18n import load_messages, messages
 from ...engine.notation import Notation as BaseNotation
 from ...engine.rng import Rng
+from ...engine.schema import Codec
+from .fields import _PLACES, SEAT_FIELDS, STATE_FIELDS, _bit
+from .grammar import GRAMMAR, SOURCES
 
 STATE_FORMAT = "speicherstadt-lab/state/1"
 PHASES = ("demand", "spy", "purchase", "loading", "fire", "over")  # "spy" and "fire" only with the expansion
@@ -43,12 +46,6 @@ def _add(t: tuple[int, ...], i: int, d: int) -> tuple[int, ...]:
 
 _IN, _OUT = 0, 1
 _WAREHOUSE, _HALL = 0, 1
-_PLACES = ("warehouse", "hall")
-
-
-def _bit(direction: int, where: int, good: int, n_goods: int) -> int:
-    """Bit of ``State.moved`` that records a move of ``good`` into/out of a store during this loading turn."""
-    return (direction * 2 + where) * n_goods + good
 
 
 
@@ -57,16 +54,20 @@ def _bit(direction: int, where: int, good: int, n_goods: int) -> int:
 
 
 class Notation(BaseNotation):
-    """Parsing and canonical actions for one catalogue's goods (cached: parsing is on the hot path)."""
+    """Parsing (the grammar of ``grammar.py``) and canonical actions for one catalogue's goods (cached: parsing is
+    on the hot path)."""
+
+    grammar = GRAMMAR
 
     def __init__(self, goods: tuple[str, ...]) -> None:
         super().__init__()
         self.goods = goods
         self.order = {g: i for i, g in enumerate(goods)}
-        self.BUY = Action("buy")
-        self.PASS = Action("pass")
-        self.DONE = Action("done")
-        self.PLACE = [Action("place", (i,)) for i in range(16)]
+        self.domains = {"good": goods, "source": SOURCES}
+        self.BUY = self.act("buy")
+        self.PASS = self.act("pass")
+        self.DONE = self.act("done")
+        self.PLACE = [self.act("place", i) for i in range(16)]
         self.PLACE_ALL = [tuple(self.PLACE[:k]) for k in range(17)]
         self._hall: dict[tuple[Any, ...], tuple[Action, ...]] = {}
         self.needs: tuple[tuple[int, ...], ...] = ()  # per card index, goods a contract takes, by good index
@@ -105,64 +106,6 @@ class Notation(BaseNotation):
             self._hall[key] = result
         return result
 
-    def _sorted(self, gs: list[str]) -> tuple[str, ...]:
-        return tuple(sorted(gs, key=self.order.__getitem__))
-
-    def _good(self, text: str, word: str) -> str:
-        return self._known(text, word, self.goods, "good")
-
-    def _parse(self, t: str, raw: str) -> Action:
-        verb, args = self._words(t, raw)
-        need = {"place": 1, "pass": 0, "done": 0, "sell": 1, "store": 1, "keep": 1, "contract": 2,
-                "take": 2, "hallsell": 2, "reserve": 1, "break": 0, "stop": 0, "spy": 4, "double": 0, "insure": 0,
-                "deliver": 1, "auction": 1, "smuggle": 3, "truck": 3}
-        if verb == "convert":
-            if len(args) not in (4, 5) or args[-2] != "to":
-                raise self._bad(raw, "write 'convert G1 G2 G3 to G' (or 'convert G1 G2 to G' with the Harbour Master)")
-            given = [self._good(raw, g) for g in args[:-2]]
-            return self.act("convert", *self._sorted(given), "to", self._good(raw, args[-1]))
-        if verb == "buy":
-            if args == ["free"]:
-                return self.act("buy", "free")
-            if args:
-                raise self._bad(raw, "write 'buy' or 'buy free' (with the Fish Market)")
-            return self.BUY
-        if verb not in need:
-            raise self._bad(raw, f"unknown verb {verb!r}")
-        if len(args) != need[verb]:
-            raise self._bad(raw, f"'{verb}' takes {need[verb]} argument(s)")
-        if verb == "pass":
-            return self.PASS
-        if verb == "done":
-            return self.DONE
-        if verb in ("break", "stop", "double", "insure"):
-            return self.act(verb)
-        if verb == "reserve":
-            return self.act("reserve", self._num(raw, args[0], "the top-row space"))
-        if verb == "spy":
-            return self.act("spy", *(self._num(raw, x, "a space or level") for x in args))
-        if verb in ("deliver", "auction"):
-            return self.act(verb, self._good(raw, args[0]))
-        if verb == "smuggle":
-            return self.act("smuggle", self._num(raw, args[0], "the seat"), self._num(raw, args[1], "the contract"),
-                            self._good(raw, args[2]))
-        if verb == "truck":
-            return self.act("truck", self._good(raw, args[0]), self._num(raw, args[1], "the contract"),
-                            self._num(raw, args[2], "the contract"))
-        if verb == "place":
-            n = self._num(raw, args[0], "the water space")
-            return self.PLACE[n] if n < len(self.PLACE) else Action("place", (n,))
-        if verb in ("sell", "store", "keep"):
-            return self.act(verb, self._good(raw, args[0]))
-        if verb == "contract":
-            return self.act("contract", self._good(raw, args[0]), self._num(raw, args[1], "the contract"))
-        if verb == "take":
-            if args[1] not in ("warehouse", "hall"):
-                raise self._bad(raw, "take from 'warehouse' or 'hall'")
-            return self.act("take", self._good(raw, args[0]), args[1])
-        return self.act("hallsell", *self._sorted([self._good(raw, g) for g in args]))
-
-
 @lru_cache(maxsize=4096)
 def _combos(dock: tuple[int, ...], k: int) -> tuple[tuple[int, ...], ...]:
     """Distinct multisets of ``k`` cubes from the (sorted) dock."""
@@ -173,30 +116,32 @@ def _combos(dock: tuple[int, ...], k: int) -> tuple[tuple[int, ...], ...]:
 
 
 class Seat(SeatBase):
-    """One seat's holdings. Shared between states until a rule changes it (copy-on-write)."""
+    """One seat's holdings. Shared between states until a rule changes it (copy-on-write). Its fields are declared
+    in ``fields.py`` (SEAT_FIELDS), with what each means."""
 
-    __slots__ = ("_gen", "breaks", "cards", "coins", "contracts", "delivered", "delivers", "firemen", "grey", "hall",
-                 "income_bonus", "k_convert", "sells", "track", "unload", "warehouse", "warehouse_cap")
+    schema = SEAT_FIELDS
+    __slots__ = SEAT_FIELDS.slots
+    coins: int
+    track: int
+    cards: tuple[int, ...]
+    contracts: tuple[tuple[int, tuple[int, ...]], ...]
+    warehouse: tuple[int, ...]
+    hall: tuple[int, ...]
+    unload: tuple[int, ...]
+    breaks: int
+    grey: int
+    delivered: int
+    warehouse_cap: int
+    firemen: int
+    sells: tuple[int, ...]
+    income_bonus: int
+    delivers: tuple[int, ...]
+    k_convert: int
 
     def __init__(self, n_goods: int, coins: int) -> None:
-        self._gen = 0
+        SEAT_FIELDS.fill(self)  # every field its declared default
         self.coins = coins
-        self.track = 0  # points won or lost during the game (fires)
-        self.cards: tuple[int, ...] = ()
-        self.contracts: tuple[tuple[int, tuple[int, ...]], ...] = ()  # (card, goods placed)
-        self.warehouse: tuple[int, ...] = ()  # sorted goods
-        self.warehouse_cap = 0  # 0: no Warehouse
-        self.hall: tuple[int, ...] = ()
-        self.unload: tuple[int, ...] = ()  # cubes on ships bought this round, until loading
-        self.firemen = 0
-        self.sells: tuple[int, ...] = (0,) * n_goods  # coins per cube a merchant pays, by good
-        self.income_bonus = 0
-        # used by the expansion's rules (its hooks): delivery buildings, break cards, grey workers, Harbour Master
-        self.delivers: tuple[int, ...] = (0,) * n_goods  # points per cube a delivery building gives, by good
-        self.delivered = 0  # points won by deliveries
-        self.breaks = 0  # break cards left
-        self.grey = 0  # grey workers left
-        self.k_convert = 0  # 0: the market hall's rate; 2 with the Harbour Master
+        self.sells = self.delivers = (0,) * n_goods
 
 
 class SeatView(SeatViewBase):
@@ -224,18 +169,33 @@ class SeatView(SeatViewBase):
 
 # ---- the state --------------------------------------------------------------------------------
 
-# A clone copies the water spaces' worker columns (changed in place) and keeps the legal actions (_advance resets
-# them except where it knows they still hold: demand).
+# The fields of a position are declared once, in fields.py (STATE_FIELDS): the slots, the clone (generated from it:
+# the worker columns copied, the legal actions kept), the state file, view's masks and rearranged's changes.
 class State(BaseState, game="speicherstadt", title="Speicherstadt", state_format=STATE_FORMAT, seat_texts="seat",
-            seat_view=SeatView, cloned_lists=("columns", "seats"), clone_keeps_legal=True):
+            seat_view=SeatView):
     """A position in a game of Die Speicherstadt. See ``docs`` and ``notation.md`` for the surface."""
 
-    __slots__ = (
-        "_gen", "_legal", "bag", "bought", "cargo_idx", "cat", "columns", "discard", "dock", "events", "expansion",
-        "first", "goods", "hooks", "kai", "last_action", "last_round", "loading_turn", "moved", "n_players", "names",
-        "notation", "observer", "offer_idx", "phase", "pile", "placed", "removed", "round", "seats", "space", "stock",
-        "to_move",
-    )
+    schema = STATE_FIELDS
+    __slots__ = STATE_FIELDS.slots
+    seat_type = Seat
+    goods: tuple[str, ...]
+    expansion: str | None
+    first: int
+    last_round: bool
+    pile: tuple[int, ...]
+    bag: tuple[int, ...]
+    stock: tuple[int, ...]
+    discard: tuple[int, ...]
+    removed: tuple[int, ...]
+    offer_idx: tuple[int, ...]
+    cargo_idx: tuple[tuple[int, ...], ...]
+    columns: list[tuple[int, ...]]
+    placed: int
+    space: int
+    bought: int
+    loading_turn: int
+    dock: tuple[int, ...]
+    moved: int
     hooks: Hooks  # the rules of this position's game: the base game's, or with an expansion's (register_expansion)
     kai: Any  # the expansion's part of the position (copy-on-write: own_part), None in the base game
 
@@ -975,12 +935,9 @@ class State(BaseState, game="speicherstadt", title="Speicherstadt", state_format
         """
         new_pile = self.pile if pile is None else self._rearranged_pile(pile)
         new_bag = self.bag if bag is None else self._rearranged_bag(bag)
-        new = self._same_position()
-        new._legal = self._legal
-        new.pile = new_pile
-        new.bag = new_bag
+        new = self.schema.with_hidden(self._same_position(), pile=new_pile, bag=new_bag)  # only hidden fields change
         new.observer = None
-        return new
+        return new  # type: ignore[no-any-return]
 
     def _rearranged_pile(self, pile: Sequence[str]) -> tuple[int, ...]:
         """The draw pile with ``pile`` on top (checked), the other cards after it in their order per season."""
@@ -1076,71 +1033,20 @@ class State(BaseState, game="speicherstadt", title="Speicherstadt", state_format
         return new
 
     def view(self, seat: int | None = None) -> dict[str, Any]:
-        """JSON-ready dict of what ``seat`` may see (every seat sees the same in this game)."""
+        """JSON-ready dict of what ``seat`` may see (every seat sees the same in this game): the state's data with
+        each hidden field masked as its declaration says (``fields.py``), and ``hidden``, what is hidden."""
         d = self.to_dict()
-        cards = self.cat.cards
-        by_season = Counter(cards[c].season for c in self.pile)
-        d["pile"] = {
-            "count": len(self.pile),
-            "by_season": dict(sorted(by_season.items())),
-            "fires": [cards[c].id for c in self.pile if cards[c].kind == "fire"],
-            "unseen": sorted(cards[c].id for c in self.pile),
-        }
-        d["bag"] = {"count": len(self.bag), "goods": {g: self.bag.count(i) for i, g in enumerate(self.goods)}}
         d["seat"] = seat
-        d["hidden"] = ["pile order", "bag order"]
-        return d
+        return self.schema.view(self, d)
 
     # -- serialization --------------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
         """The whole position as JSON-ready data (pile and bag order and catalogue included): ``load_state`` rebuilds it
-        exactly."""
-        cards = self.cat.cards
-        g = self.goods
-
-        def ids(cs: tuple[int, ...] | list[int]) -> list[str]:
-            return [cards[c].id for c in cs]
-
-        def gs(xs: tuple[int, ...]) -> list[str]:
-            return [g[x] for x in xs]
-
-        return {
-            **self._dict_head(expansion=self.expansion),
-            "first": self.first,
-            "to_move": self.to_move,
-            "last_round": self.last_round,
-            "pile": ids(self.pile),
-            "bag": gs(self.bag),
-            "stock": {g[i]: v for i, v in enumerate(self.stock)},
-            "discard": ids(self.discard),
-            "removed": ids(self.removed),
-            "offer": [cards[c].id if c >= 0 else None for c in self.offer_idx],
-            "cargo": [gs(c) for c in self.cargo_idx],
-            "columns": [list(c) for c in self.columns],
-            "placed": self.placed,
-            "space": self.space,
-            "bought": [i for i in range(self.n_players) if self.bought >> i & 1],
-            "loading_turn": self.loading_turn,
-            "dock": gs(self.dock),
-            "moved": [[("in", "out")[d], _PLACES[w], g[x]] for d in (0, 1) for w in (0, 1) for x in range(len(g))
-                      if self.moved >> _bit(d, w, x, len(g)) & 1],
-            "seats": [
-                {
-                    "coins": s.coins,
-                    "track": s.track,
-                    "cards": ids(s.cards),
-                    "contracts": [[cards[c].id, gs(p)] for c, p in s.contracts],
-                    "warehouse": gs(s.warehouse),
-                    "hall": gs(s.hall),
-                    "unload": gs(s.unload),
-                    **{f: getattr(s, f) for f in self.hooks.seat_fields},
-                }
-                for s in self.seats
-            ],
-            **self._dict_tail(),
-            **self.hooks.more_dict(self),
-        }
+        exactly. Each field is written as declared in ``fields.py``."""
+        schema = self.schema
+        return {**self._dict_head(**schema.encode(self, "head")), **schema.encode(self), **self._dict_tail(),
+                **schema.encode(self, "end")}
 
     @property
     def cat_gidx(self) -> dict[str, int]:
@@ -1294,6 +1200,30 @@ def _nothing(*_args: Any) -> None:
     """A hook point where the base game does nothing."""
 
 
+def _no_pieces(state: State) -> tuple[int, list[int]]:
+    """The base game keeps no cubes and no cards outside the base position's fields."""
+    return 0, []
+
+
+def _base_flow(state: State) -> list[str]:
+    """What the base game's order of play keeps (the invariants' part that an expansion may change)."""
+    problems = []
+    n, setup, cols = state.n_players, state.cat.setup, state.columns
+    if sum(1 for col in cols for w in col if w < GREY) > n * setup["workers"]:
+        problems.append("more workers placed than the players have")
+    if state.phase in ("spy", "fire"):
+        problems.append(f"phase {state.phase!r} exists only with Kaispeicher")
+    if state.phase == "demand" and state.to_move != (state.first + state.placed) % n:
+        problems.append("the seat to move in demand does not follow the metal coin")
+    if state.phase == "purchase":
+        if state.space >= len(cols) or not cols[state.space] or state.to_move != cols[state.space][0]:
+            problems.append("the seat to move in purchase is not the lowest worker")
+        elif state.to_move is not None and state.seats[state.to_move].coins < len(cols[state.space]):
+            problems.append(f"seat {state.to_move} is asked to buy at price {len(cols[state.space])} with "
+                            f"{state.seats[state.to_move].coins} coins")
+    return problems
+
+
 def _refuse_more(state: State, a: Action, ev: list[Event]) -> None:
     raise AssertionError("the base game has no purchases past the water spaces")
 
@@ -1332,8 +1262,11 @@ class Hooks:
     end_fires: Step = State._end_fires  # after the last round: True when the game ends now
     score_extras: Callable[[State, Seat, list[Any]], dict[str, int]] = lambda state, seat, cards: {}
     # a position's data
-    seat_fields: tuple[str, ...] = ()  # seat fields the game adds to a state's data (to_dict, from_dict, scenarios)
-    more_dict: Callable[[State], dict[str, Any]] = lambda state: {}  # the expansion's part of to_dict
+    seat_fields: tuple[str, ...] = ()  # seat fields the game adds to a state's data (fields.py: SEAT_FIELDS)
+    part: Codec | None = None  # how the expansion's part of a position (``kai``) is written and read
+    # invariants (setup.check_invariants)
+    part_pieces: Callable[[State], tuple[int, list[int]]] = _no_pieces  # (cubes, cards) the expansion's part holds
+    flow_problems: Callable[[State], list[str]] = _base_flow  # what the order of play keeps, violated
     fingerprint: Callable[[State, Any], Any] = lambda state, key: key  # the public key, with the expansion's part
 
     def __reduce__(self) -> tuple[Any, ...]:
