@@ -6,11 +6,12 @@ STAMP := $(VENV)/.installed
 
 .PHONY: app test soak lint bench models chromium clean lock
 
-# The app's dependencies at the versions Binder installs (binder/constraints.txt), so the tests run what users get.
-$(STAMP): pyproject.toml binder/constraints.txt
+# The app's dependencies at the versions Binder installs (binder/constraints.txt), so the tests run what users get;
+# PIP_CONSTRAINT pins the build environment too (its plotly gives the wheel the plotly.min.js served to the page).
+$(STAMP): pyproject.toml binder/constraints.txt hatch_build.py
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e ".[dev]" -c binder/constraints.txt
+	PIP_CONSTRAINT=$(CURDIR)/binder/constraints.txt $(BIN)/python -m pip install -q -e ".[dev]"
 	touch $(STAMP)
 
 # Re-pin binder/constraints.txt: the newest releases of the app's dependencies, resolved in a fresh venv.

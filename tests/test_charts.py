@@ -1,10 +1,13 @@
-"""Chart figures built from trajectories and win tables, and the in-place sync of a live figure."""
+"""Chart figures built from trajectories and win tables, and the live chart widget that shows them in the page."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from typing import Any
 
-import pandas as pd
+import numpy as np
 import plotly.graph_objects as go
 import pytest
 
@@ -14,6 +17,7 @@ from speicherstadt_lab.bots import RandomBot
 from speicherstadt_lab.games.speicherstadt.render import SEAT_COLOURS
 from speicherstadt_lab.records import GameRecord, Node
 from speicherstadt_lab.ui import charts
+from speicherstadt_lab.ui.chart_widget import PLOTLY_PATH, Chart, ChartMessageError, installed_asset, plotly_source
 
 
 @pytest.fixture(scope="module")
@@ -116,51 +120,100 @@ def test_wrong_axis_or_language_is_refused(game: tuple[GameRecord, Node]) -> Non
     assert charts.position_x(30, 4, False) == 30 and charts.position_x(30, 4, True, "round") == 4.0
 
 
-class Spy:
-    """Records the messages a FigureWidget would send to the browser."""
+class Sent:
+    """Records what a chart sends: its messages, and the figure whenever the whole state would travel."""
 
-    def __init__(self, widget: go.FigureWidget) -> None:
-        self.sent: list[tuple[str, Any]] = []
-        widget._send_restyle_msg = lambda data, **_k: self.sent.append(("restyle", data))
-        widget._send_relayout_msg = lambda data, **_k: self.sent.append(("relayout", data))
-        widget._send_update_msg = lambda restyle_data, relayout_data, **_k: self.sent.append(
-            ("update", (restyle_data, relayout_data)))
-        widget._send_addTraces_msg = lambda data, **_k: self.sent.append(("add", data))
-        widget._send_deleteTraces_msg = lambda data, **_k: self.sent.append(("delete", data))
+    def __init__(self, chart: Chart) -> None:
+        self.messages: list[dict[str, Any]] = []
+        self.states: list[Any] = []
+        chart.send = lambda content, buffers=None: self.messages.append(content)  # type: ignore[method-assign]
+        real = chart.send_state
+
+        def send_state(key: Any = None) -> None:
+            keys = [key] if isinstance(key, str) else list(key or chart.keys)
+            self.states.extend(k for k in keys if k == "figure" and chart._should_send_property(k, chart.figure))
+            real(key)
+
+        chart.send_state = send_state  # type: ignore[method-assign]
 
 
-def test_sync_sends_only_what_changed(game: tuple[GameRecord, Node]) -> None:
+def test_update_sends_only_what_changed(game: tuple[GameRecord, Node]) -> None:
     record, end = game
     main = record.trajectory()
-    widget = charts.figure_widget(charts.progress_spec(main, current=3))
-    spy = Spy(widget)
-    charts.sync_figure(widget, charts.progress_spec(main, current=3))
-    assert spy.sent == [], "an unchanged figure sends nothing"
-    charts.sync_figure(widget, charts.progress_spec(main, current=9))
-    assert [kind for kind, _ in spy.sent] == ["update"]
-    style, layout = spy.sent[0][1]
-    assert style == {} and set(layout) <= {"shapes", "annotations"}
-    assert widget.layout.shapes[0].x0 == 9
-    spy.sent.clear()
+    chart = charts.figure_widget(charts.progress_spec(main, current=3))
+    sent = Sent(chart)
+    chart.update(charts.progress_spec(main, current=3))
+    assert sent.messages == [] and sent.states == [], "an unchanged figure sends nothing"
+    chart.update(charts.progress_spec(main, current=9))
+    assert [m["kind"] for m in sent.messages] == ["patch"] and sent.states == []
+    patch = sent.messages[0]
+    assert patch["traces"] == [] and set(patch["layout"]) <= {"shapes", "annotations"}
+    assert chart.figure["layout"]["shapes"][0]["x0"] == 9, "the kernel's state is the new figure"
+    assert chart.get_state()["figure"]["layout"]["shapes"][0]["x0"] == 9, "what a new page starts from"
+    sent.messages.clear()
     shorter = record.trajectory(record.mainline()[30])
-    charts.sync_figure(widget, charts.progress_spec(shorter, current=9))
-    assert [kind for kind, _ in spy.sent] == ["restyle"], "one message for all six shortened traces"
-    assert len(spy.sent[0][1]["x"]) == 6
-    assert list(widget.data[0].x) == list(range(31))
-    spy.sent.clear()
-    charts.sync_figure(widget, charts.progress_spec(main, record.trajectory(end), fork=20, current=9))
-    assert {kind for kind, _ in spy.sent} >= {"add", "delete"} and len(widget.data) == 13
-    assert widget.data[7].line.dash == "dash"
+    chart.update(charts.progress_spec(shorter, current=9))
+    (patch,) = sent.messages
+    assert [i for i, _ in patch["traces"]] == list(range(6)), "one message for all six shortened traces"
+    assert all(set(change) == {"x", "y"} for _, change in patch["traces"])
+    assert chart.figure["data"][0]["x"] == list(range(31))
+    sent.messages.clear()
+    chart.update(charts.progress_spec(main, record.trajectory(end), fork=20, current=9))
+    assert sent.messages == [] and sent.states == ["figure"], "new traces: the whole figure, as state"
+    assert len(chart.figure["data"]) == 13 and chart.to_figure().data[7].line.dash == "dash"
 
 
-def test_reseed_gives_new_views_the_current_figure(game: tuple[GameRecord, Node]) -> None:
-    record, _ = game
-    widget = charts.figure_widget(charts.progress_spec(record.trajectory(record.mainline()[5])))
-    charts.sync_figure(widget, charts.progress_spec(record.trajectory()))
-    assert len(widget._widget_data[0]["x"]) == 6, "built state: what a view created now would start from"
-    charts.reseed(widget)
-    assert len(widget._widget_data[0]["x"]) == record.end().ply + 1
-    assert pd.Series(widget._widget_data[0]["x"]).is_monotonic_increasing
+def test_the_chart_sends_json_and_exports_a_plotly_figure() -> None:
+    spec = {"data": [{"type": "scatter", "x": (0, 1, 2), "y": [np.float64(0.5), float("nan"), np.int64(3)]}],
+            "layout": {"height": 200}}
+    chart = Chart(spec)
+    assert chart.figure["data"][0] == {"type": "scatter", "x": [0, 1, 2], "y": [0.5, None, 3]}
+    assert json.loads(json.dumps(chart.get_state()["figure"], allow_nan=False)) == chart.figure
+    fig = chart.to_figure()
+    assert isinstance(fig, go.Figure) and list(fig.data[0].x) == [0, 1, 2]
+    assert fig.layout.template.layout.to_plotly_json() == {}, "no template: the figure draws as in the page"
+    assert chart.to_figure() is fig, "built once per figure"
+    with pytest.raises(TypeError, match="figure: object"):
+        Chart({"data": [{"type": "scatter", "x": [object()]}], "layout": {}})
+
+
+def test_the_chart_checks_each_browser_message() -> None:
+    main = {"type": "scatter", "x": [1, 2, 3], "y": [0.1, 0.2, 0.3]}
+    marks = {"type": "scatter", "x": [2], "y": [0.2], "customdata": [17], "meta": {"series": "review"}}
+    chart = Chart({"data": [main, marks], "layout": {}})
+    before = dict(chart.figure)
+    got: list[tuple[dict[str, Any], int]] = []
+    chart.on_click(lambda trace, point: got.append((trace, point)))
+    for bad, field in (("click", "message"), ({"kind": "zoom"}, "kind"), ({"kind": "click", "point": 0}, "trace"),
+                       ({"kind": "click", "trace": 2, "point": 0}, "trace"),
+                       ({"kind": "click", "trace": True, "point": 0}, "trace"),
+                       ({"kind": "click", "trace": 1, "point": 1}, "point"),
+                       ({"kind": "click", "trace": 0, "point": "1"}, "point")):
+        assert chart.handle_message(bad) is False
+        assert chart.last_error.startswith(field + ":"), (bad, chart.last_error)
+        with pytest.raises(ChartMessageError) as err:
+            chart.parse_message(bad)
+        assert err.value.field == field
+    assert got == [] and chart.figure == before, "a refused message changes nothing"
+    assert chart.handle_message({"kind": "click", "trace": 1, "point": 0}) and chart.last_error == ""
+    assert got == [(marks, 0)]
+
+
+def test_a_page_without_the_static_file_gets_plotly_from_the_kernel() -> None:
+    chart = Chart({"data": [], "layout": {}})
+    sent = Sent(chart)
+    assert chart.handle_message({"kind": "need_plotly"})
+    (msg,) = sent.messages
+    assert msg["kind"] == "plotly" and "window.Plotly = Plotly" in msg["source"]
+    assert chart.plotly_path == PLOTLY_PATH and chart.config["displaylogo"] is False
+
+
+def test_the_installed_plotly_file_is_the_one_the_page_asks_for() -> None:
+    """The wheel (hatch_build.py) installs plotly.min.js where the chart's page looks for it."""
+    path = installed_asset()
+    assert path is not None, "run `pip install -e .`: the package installs plotly.js for the Jupyter server"
+    assert path.as_posix().endswith("share/jupyter/labextensions/" + PLOTLY_PATH)
+    assert path.read_bytes()[:4096] == plotly_source().encode()[:4096]
 
 
 def test_the_dashboard_puts_both_charts_in_one_figure(game: tuple[GameRecord, Node]) -> None:
@@ -207,9 +260,9 @@ def test_the_now_label_sits_inside_the_plot_beside_the_line(game: tuple[GameReco
                                                                          ("x3", "y3 domain", side)]
 
 
-def test_the_live_chart_does_not_echo_plotly_bookkeeping() -> None:
-    widget = charts.figure_widget(charts.win_spec(charts.win_table([]), names=["Red", "Blue"]))
-    assert isinstance(widget, go.FigureWidget)
-    assert widget.trait_metadata("_js2py_traceDeltas", "echo_update") is False
-    assert widget.trait_metadata("_js2py_layoutDelta", "echo_update") is False
-    assert widget.layout.template.layout.to_plotly_json() == {}, "no template: the spec sets every colour"
+def test_importing_the_charts_loads_no_plotly() -> None:
+    """plotly (with nbformat and jsonschema behind it) is imported when a figure is built, not before."""
+    code = ("import sys, speicherstadt_lab.ui.app; "
+            "print(sorted(m for m in ('plotly', 'nbformat', 'jsonschema') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"

@@ -9,3 +9,8 @@ c.MappingKernelManager.cull_idle_timeout = 120  # seconds idle, with no page con
 c.MappingKernelManager.cull_interval = 30  # how often to look
 c.MappingKernelManager.cull_connected = False  # an open page keeps its kernel
 c.MappingKernelManager.cull_busy = False  # a kernel still computing (a review, bots playing on) is left alone
+
+# plotly's own JupyterLab extension (its renderer of plotly's output type) would put another 4.8 MB copy of plotly.js
+# on every Voilà page; the notebooks draw plotly as HTML, and the app's charts load plotly.js once as a static file
+# (speicherstadt_lab/ui/chart_widget.py), so Voilà leaves that extension out.
+c.VoilaConfiguration.extension_denylist = ["jupyterlab-plotly"]

@@ -2,8 +2,9 @@
 
 Pure functions from tables to plotly figure specs (plain dicts: building plotly objects costs tens of
 milliseconds, too slow for every click): ``record.trajectory(node)`` for the course, a :func:`win_table` of
-``evaluate`` results for the win chances. ``*_figure`` wraps a spec in a ``go.Figure``; :func:`sync_figure`
-copies a spec into a live ``FigureWidget``, sending only what changed. Seat colours are the board's. The
+``evaluate`` results for the win chances. ``*_figure`` wraps a spec in a ``go.Figure`` (plotly is imported
+then, not before); :func:`figure_widget` shows a spec live in the page (``chart_widget.Chart``: ``update`` sends
+only what changed, plotly.js comes as a static file). Seat colours are the board's. The
 main line is drawn solid; a variation (the line of the node on the board, when it is off the main line)
 is overlaid dashed from the node where it leaves the main line.
 """
@@ -13,14 +14,16 @@ from __future__ import annotations
 import tomllib
 from collections.abc import Iterable, Sequence
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
-import plotly.graph_objects as go
-import traitlets
-from plotly.serializers import custom_serializers
 
 from ..engine.protocol import OKABE_ITO, Metric
+
+if TYPE_CHECKING:
+    import plotly.graph_objects as go
+
+    from .chart_widget import Chart
 
 Spec = dict[str, Any]
 X_MODES = ("ply", "round")
@@ -197,6 +200,8 @@ def progress_spec(main: pd.DataFrame, branch: pd.DataFrame | None = None, *, nam
 
 def progress_figure(main: pd.DataFrame, branch: pd.DataFrame | None = None, **kwargs: Any) -> go.Figure:
     """:func:`progress_spec` as a plotly figure."""
+    import plotly.graph_objects as go
+
     return go.Figure(progress_spec(main, branch, **kwargs))
 
 
@@ -292,6 +297,8 @@ def win_spec(main: pd.DataFrame, branch: pd.DataFrame | None = None, *, names: S
 
 def win_figure(main: pd.DataFrame, branch: pd.DataFrame | None = None, **kwargs: Any) -> go.Figure:
     """:func:`win_spec` as a plotly figure."""
+    import plotly.graph_objects as go
+
     return go.Figure(win_spec(main, branch, **kwargs))
 
 
@@ -345,84 +352,17 @@ def dashboard_spec(progress: Spec, wins: Spec, split: float = 0.5, gap: float = 
 
 def dashboard_figure(progress: Spec, wins: Spec) -> go.Figure:
     """:func:`dashboard_spec` as a plotly figure."""
+    import plotly.graph_objects as go
+
     return go.Figure(dashboard_spec(progress, wins))
 
 
-class ChartWidget(go.FigureWidget):
-    """A ``FigureWidget`` whose browser-to-kernel bookkeeping (the defaults plotly.js computes after each
-    update, several KB) is not echoed back to the browser: only one view shows a chart here, and the echo
-    doubled the bytes of every chart update."""
+def figure_widget(spec: Spec) -> Chart:
+    """A live chart showing ``spec``; ``chart.update(spec)`` shows a new one, sending only what changed."""
+    from .chart_widget import Chart
 
-    _js2py_traceDeltas = traitlets.Dict(allow_none=True).tag(sync=True, echo_update=False, **custom_serializers)
-    _js2py_layoutDelta = traitlets.Dict(allow_none=True).tag(sync=True, echo_update=False, **custom_serializers)
+    return Chart(spec)
 
 
-def figure_widget(spec: Spec) -> go.FigureWidget:
-    """A live figure showing ``spec`` (no plotly template: the spec sets every colour), ready for
-    :func:`sync_figure`."""
-    widget = ChartWidget({"data": spec["data"], "layout": {**spec["layout"], "template": "none"}})
-    widget._ssl_spec = {"data": spec["data"], "layout": {**spec["layout"], "template": "none"}}
-    return widget
-
-
-def reseed(widget: go.FigureWidget) -> None:
-    """Make the state a new browser view starts from equal to the figure now.
-
-    A ``FigureWidget`` sends later changes as messages to the views that exist; a view created afterwards
-    starts from the figure as it was built. Call this before displaying a figure that changed since.
-    """
-    widget._widget_data = _structure_copy(widget._data)
-    widget._widget_layout = _structure_copy(widget._layout_obj._props)
-
-
-def _structure_copy(value: Any) -> Any:
-    """A copy of the dicts, lists and tuples of a figure; leaves (numbers, text, arrays) are shared, since
-    plotly replaces them rather than changing them in place."""
-    if isinstance(value, dict):
-        return {k: _structure_copy(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return type(value)(_structure_copy(v) for v in value)
-    return value
-
-
-def _diff(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
-    """The top-level keys of ``new`` that differ from ``old`` (removed keys become None)."""
-    out = {k: v for k, v in new.items() if old.get(k) != v}
-    out.update({k: None for k in old if k not in new})
-    return out
-
-
-def sync_figure(widget: go.FigureWidget, spec: Spec | go.Figure) -> None:
-    """Make ``widget`` show ``spec``: traces restyled in place when their number and types are unchanged
-    (only the properties that differ travel to the browser), rebuilt otherwise; the layout likewise.
-
-    The last spec synced is kept on the widget, so the comparison costs no plotly validation.
-    """
-    if isinstance(spec, go.Figure):
-        spec = spec.to_plotly_json()
-    data, layout = spec["data"], {**spec["layout"], "template": "none"}
-    last: Spec | None = getattr(widget, "_ssl_spec", None)
-    same = last is not None and [d["type"] for d in last["data"]] == [d["type"] for d in data]
-    with widget.batch_update():
-        if same:
-            assert last is not None
-            groups: dict[tuple[str, ...], list[tuple[int, dict[str, Any]]]] = {}
-            for i, (old, new) in enumerate(zip(last["data"], data, strict=True)):
-                change = _diff(old, new)
-                change.pop("type", None)
-                if change:
-                    groups.setdefault(tuple(sorted(change)), []).append((i, change))
-            for keys, items in groups.items():  # one message per set of changed properties
-                widget.plotly_restyle({k: [change[k] for _, change in items] for k in keys}, [i for i, _ in items])
-        else:
-            widget.data = ()
-            widget.add_traces(data)
-        change = _diff(last["layout"] if last is not None else {}, layout)
-        if change:
-            widget.layout.update(change, overwrite=True)
-    widget._ssl_spec = {"data": data, "layout": layout}
-
-
-__all__ = ["X_MODES", "ChartWidget", "course", "dashboard_figure", "dashboard_spec", "figure_widget", "position_x",
-           "progress_figure", "progress_spec", "reseed", "review_marks", "seat_colour", "sync_figure",
-           "win_figure", "win_spec", "win_table"]
+__all__ = ["X_MODES", "course", "dashboard_figure", "dashboard_spec", "figure_widget", "position_x",
+           "progress_figure", "progress_spec", "review_marks", "seat_colour", "win_figure", "win_spec", "win_table"]

@@ -153,9 +153,5 @@ class ChartsPanel:
         with self._chart_lock:  # never held while waiting for self._lock: no lock-order deadlock
             if gen < self._chart_synced:
                 return  # a later refresh (newer state) has already been shown
-            charts.sync_figure(self.chart, charts.dashboard_spec(progress, wins))
+            self.chart.update(charts.dashboard_spec(progress, wins))
             self._chart_synced = gen
-            for trace in self.chart.data:  # a click on a review mark jumps to that decision
-                meta = trace.meta if isinstance(trace.meta, dict) else {}
-                if meta.get("series") == "review":
-                    trace.on_click(self._on_mark_click)
