@@ -29,6 +29,9 @@ from .value.model import ValueModel, features_of, load_model
 
 MODES = ("fair", "oracle")
 METHODS = ("rollouts", "model", "hybrid")
+#: What ``evaluate``'s columns count (its ``attrs["units"]``).
+UNITS = {"win_prob": "probability 0..1 (ties split)", "win_lo": "probability", "win_hi": "probability",
+         "score_mean": "points", "score_std": "points"}
 
 
 def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -85,14 +88,42 @@ def _rollouts(state: GameState, actions: list[Action | None], rollouts: range, b
     model = (model or load_model(state)) if horizon is not None else None
     until = None if horizon is None else state.round + horizon
     out: list[list[Leaf]] = [[] for _ in actions]
+    # A rollout from the very same start as an earlier one, whose player drew nothing from its stream there (the
+    # greedy bot without ties), plays the very same game: its leaf is reused, exactly. That happens when the
+    # hidden order has one arrangement left (the last rounds; oracle mode; the luck after a supply, whose
+    # rollouts stop before the next draw). Starts are compared by their full text (~0.3 ms); after
+    # ``_PROBE`` rollouts without a repeat no more are compared.
+    deterministic = isinstance(bot, str) and bot.partition(":")[0] == "greedy"  # a function of state and stream
+    keys: set[str] | None = set() if deterministic else None
+    known: dict[tuple[str, int], Leaf] = {}
+    repeated = False
     for r in rollouts:
         det_seed, rng = rollout_seeds(seed, r)
         start = _start(state, public, det_seed)
         s0 = rng.next64()  # the policy stream of this rollout, restarted for every action
+        key = None
+        if keys is not None:
+            key = "" if public is None else start.to_json()
+            if key in keys:
+                repeated = True
+            elif len(keys) >= _PROBE and not repeated:
+                keys, key = None, None
+            else:
+                keys.add(key)
         for k, a in enumerate(actions):
-            s = start if a is None else start.apply(a)
-            out[k].append(leaf_outcome(playout(s, policy, Rng(s0), until_round=until), model))
+            leaf = known.get((key, k)) if key is not None else None
+            if leaf is None:
+                s = start if a is None else start.apply(a)
+                stream = Rng(s0)
+                leaf = leaf_outcome(playout(s, policy, stream, until_round=until), model)
+                if key is not None and stream.state() == s0:  # nothing drawn: the game depends on the start only
+                    known[(key, k)] = leaf
+            out[k].append(leaf)
     return out
+
+
+#: Rollout starts compared before giving up on finding repeats (see ``_rollouts``).
+_PROBE = 4
 
 
 def leaf_outcome(final: GameState, model: Any = None) -> Leaf:
@@ -178,16 +209,26 @@ def hybrid_horizon(state: GameState, horizon: int | None = None) -> int:
     return h
 
 
-def evaluate(state: GameState, rollouts: int = 1000, bot: Any = None, mode: str = "fair", seed: int = 0,
-             processes: int | None = None, method: str = "rollouts", horizon: int | None = None,
+def evaluate(state: GameState, rollouts: int | None = None, bot: Any = None, mode: str = "fair", seed: int = 0,
+             processes: int | None = None, method: str | None = None, horizon: int | None = None,
              model: ValueModel | None = None) -> pd.DataFrame:
     """Per seat: win probability (ties split) with a 95% interval, final score mean and std.
 
-    ``method``: ``"rollouts"`` plays the position to the end ``rollouts`` times; ``"model"`` asks the learned
-    value model (``speicherstadt_lab.value``; a millisecond); ``"hybrid"`` plays ``rollouts`` rollouts until
-    ``horizon`` more rounds have begun (default: the game's ``hybrid_horizon``) and lets the model score where
-    they got. ``bot``: the rollout player for every seat: ``None`` (uniformly random, fastest), a bot spec
-    such as ``"greedy"``, a bot, or a policy ``(state, rng) -> action``. ``mode``: ``"fair"`` resamples the
+    Without ``method``, ``rollouts`` or ``bot``: the lab's quick judgement (:func:`quick_evaluate`: 12 greedy
+    rollouts the game's ``hybrid_horizon`` rounds deep scored by the value model, ~15-45 ms), the best the
+    calibration benchmark found at ≤ 50 ms (Brier 0.46 on held-out 3-player games against 0.58 for 1,000 random
+    rollouts; docs/review.md, "Calibration"); a game without a value model gets 1,000 random rollouts instead.
+
+    ``method``: ``"rollouts"`` plays the position to the end ``rollouts`` times (default 1,000; ``rollouts`` or
+    ``bot`` given without a method mean this). With random players (``bot=None``) it is the lab's roughest
+    judgement: on held-out 3-player games of greedy self-play 400 random rollouts scored Brier 0.58-0.60 (one
+    second a position), worse than the value model alone, and their Wilson band held greedy play's win chance
+    for only 14-28% of the seats; ``bot="greedy"`` (100 rollouts, ~0.7 s) is the accurate, slow one.
+    ``"model"`` asks the learned value model (``speicherstadt_lab.value``; a millisecond); ``"hybrid"`` plays
+    ``rollouts`` rollouts (default 1,000) until ``horizon`` more rounds have begun (default: the game's
+    ``hybrid_horizon``) and lets the model score where they got. ``bot``: the rollout player for every seat:
+    ``None`` (uniformly random, fastest), a bot spec such as ``"greedy"``, a bot, or a policy
+    ``(state, rng) -> action``. ``mode``: ``"fair"`` resamples the
     hidden order per rollout from the public facts; ``"oracle"`` plays from the true state. ``processes`` > 1
     spreads the rollouts over a process pool (same numbers as one process). ``model``: the value model of
     ``"model"`` and ``"hybrid"`` (default: the shipped one for the state's game).
@@ -200,11 +241,25 @@ def evaluate(state: GameState, rollouts: int = 1000, bot: Any = None, mode: str 
     rollouts' own (Wilson 95% over the rollouts: for a hybrid it leaves out what the model gets wrong at the
     leaves).
     """
+    if method is None:
+        if rollouts is None and bot is None:
+            try:
+                vm = model or load_model(state)
+            except (ValueError, FileNotFoundError):  # no value model for this game or player count: the rollouts
+                method = "rollouts"
+            else:
+                df = evaluate(state, seed=seed, mode=mode, processes=processes, horizon=horizon, model=vm, **QUICK)
+                df.attrs["judgement"] = "quick"
+                return df
+        else:
+            method = "rollouts"
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}, not {method!r}")
+    if rollouts is None:
+        rollouts = 1000
     if method == "model":
         df = (model or load_model(state)).predict(state)
-        df.attrs.update({"mode": mode})
+        df.attrs.update({"mode": mode, "units": UNITS})
         return df
     vm = None
     if method == "hybrid":
@@ -234,7 +289,8 @@ def evaluate(state: GameState, rollouts: int = 1000, bot: Any = None, mode: str 
         warnings.warn(f"evaluate: all {rollouts} rollouts played the same game (mode={mode!r}, bot={_label(bot)!r}); "
                       "the result is one game's, its interval that of a single sample", RuntimeWarning, stacklevel=2)
     df.attrs.update({"rollouts": rollouts, "mode": mode, "seed": seed, "bot": _label(bot), "method": method,
-                     "interval": interval, "games": games, **({"horizon": horizon} if method == "hybrid" else {})})
+                     "interval": interval, "units": UNITS, "games": games,
+                     **({"horizon": horizon} if method == "hybrid" else {})})
     return df
 
 

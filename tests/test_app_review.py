@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import pytest
 
 from speicherstadt_lab import reviewing
@@ -68,7 +66,7 @@ def test_review_button_annotates_marks_and_jumps(reviewed):
     assert all("review" in nd.annotations for nd in line[1:])
     flagged = app.flagged()
     assert flagged, "the low levels flag some decisions"
-    marks = [d for d in app.chart.data if isinstance(d.meta, dict) and d.meta.get("series") == "review"]
+    marks = [d for d in app.chart.to_figure().data if isinstance(d.meta, dict) and d.meta.get("series") == "review"]
     assert sorted(p for d in marks for p in d.customdata) == sorted(nd.ply for nd in flagged)
     assert {d.meta["flag"] for d in marks} == {"inaccuracy", "mistake"}
     assert len(app.flag_list.options) == len(flagged)
@@ -93,8 +91,9 @@ def test_review_button_annotates_marks_and_jumps(reviewed):
     assert explain_action(target.parent.state, best, "en")[:30] in app.alternative.value.replace("&#x27;", "'")
     app.first()
     trace = next(d for d in marks if len(d.customdata))
+    index = next(i for i, d in enumerate(app.chart.figure["data"]) if d.get("meta") == trace.meta)
 
-    app._on_mark_click(trace, SimpleNamespace(point_inds=[0]))
+    assert app.chart.handle_message({"kind": "click", "trace": index, "point": 0})  # as the page sends it
     assert app.node.ply == trace.customdata[0] - 1
 
     # play the better move: a variation with that action
@@ -130,9 +129,9 @@ def test_review_cancel_keeps_partial_results():
 def test_rules_panel_follows_the_language():
     app = LabApp(players=3, seed=1, threaded=False, chart_delay=0)
     en = app.rules.children[0].value
-    assert app.rules.get_title(0) == "Rules in brief" and "Purchase" in en and "<li><b>" in en
+    assert app.rules.get_title(0) == "Rules of Die Speicherstadt" and "Purchase" in en and "<b>Demand.</b>" in en
     app.set_lang("de")
-    assert app.rules.get_title(0) == "Regeln in Kürze" and "Kauf" in app.rules.children[0].value
+    assert app.rules.get_title(0) == "Regeln: Die Speicherstadt" and "Kauf" in app.rules.children[0].value
     assert app.tutorial_button.description == "Tutorial: deine erste Partie"
     assert app.review_button.description == "Analyse"
     app.close()

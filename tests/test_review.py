@@ -64,14 +64,14 @@ def test_selling_the_cube_that_completes_an_11_point_contract_is_a_mistake() -> 
     record, node = last_round_loading()
     bad = node.play("sell carpet")
     good = node.play("contract carpet 0")
-    rv = review(record, rollouts=CALIBRATED_ROLLOUTS, node=bad, since=node, progress=False)
+    rv = review(record, value=None, rollouts=CALIBRATED_ROLLOUTS, node=bad, since=node, progress=False)
     assert len(rv.decisions) == 1 and len(rv.luck) == 0
     row = rv.decisions.iloc[0]
     assert (row["ply"], row["seat"], row["action"], row["best_action"]) == (bad.ply, 0, "sell carpet",
                                                                             "contract carpet 0")
     assert row["score_loss"] >= 10 and row["flag"] == "mistake"
     assert bad.annotations["review"]["flag"] == "mistake"
-    rv = review(record, rollouts=CALIBRATED_ROLLOUTS, node=good, since=node, progress=False)
+    rv = review(record, value=None, rollouts=CALIBRATED_ROLLOUTS, node=good, since=node, progress=False)
     row = rv.decisions.iloc[0]
     assert row["action"] == row["best_action"] == "contract carpet 0"
     assert row["win_loss"] == 0 and row["score_loss"] == 0 and row["flag"] == ""
@@ -95,11 +95,12 @@ def test_passing_on_the_building_that_wins_the_game_is_a_mistake() -> None:
     record, node = last_round_purchase()
     bad = node.play("pass")
     good = node.play("buy")
-    rv = review(record, rollouts=CALIBRATED_ROLLOUTS, node=bad, since=node, progress=False)
+    rv = review(record, value=None, rollouts=CALIBRATED_ROLLOUTS, node=bad, since=node, progress=False)
     row = rv.decisions.iloc[0]
     assert (row["action"], row["best_action"]) == ("pass", "buy")
     assert row["win_loss"] >= THRESHOLDS["mistake"]["win"] and row["flag"] == "mistake"
-    row = review(record, rollouts=CALIBRATED_ROLLOUTS, node=good, since=node, progress=False).decisions.iloc[0]
+    row = review(record, value=None, rollouts=CALIBRATED_ROLLOUTS, node=good, since=node,
+                 progress=False).decisions.iloc[0]
     assert row["action"] == row["best_action"] == "buy" and row["flag"] == ""
 
 
@@ -126,7 +127,7 @@ def random_record(players: int, seed: int, **kw: Any) -> sl.GameRecord:
 def test_luck_rows_for_every_supply_and_decision_rows_for_every_decision() -> None:
     record = random_record(2, 3)
     node = next(nd for nd in record.mainline() if nd.state.round == 4)
-    rv = review(record, rollouts=2, luck_rollouts=6, node=node, progress=False)
+    rv = review(record, value=None, rollouts=2, luck_rollouts=6, node=node, progress=False)
     path = record.path_to(node)
     assert list(rv.decisions["ply"]) == [nd.ply for nd in path[1:]]
     assert list(rv.decisions["action"]) == [nd.action for nd in path[1:]]
@@ -168,7 +169,7 @@ def test_the_luck_evaluation_before_a_supply_uses_evaluates_own_seeds() -> None:
 def test_the_review_is_saved_in_the_record_and_read_back_after_json() -> None:
     record = random_record(2, 7)
     node = next(nd for nd in record.mainline() if nd.state.round == 2)
-    rv = review(record, rollouts=2, luck_rollouts=4, node=node, seed=3, progress=False)
+    rv = review(record, value=None, rollouts=2, luck_rollouts=4, node=node, seed=3, progress=False)
     assert record.root.annotations["review"]["rollouts"] == 2 and record.root.annotations["review"]["seed"] == 3
     assert "luck" in record.root.annotations  # round 1's supply belongs to the start position
     text = record.to_json()
@@ -186,7 +187,7 @@ def test_a_kaispeicher_review_measures_both_rows() -> None:
     record = random_record(2, 11, expansion="kaispeicher")
     line = record.mainline()
     k = next(i for i, nd in enumerate(line) if nd.state.round == 2)  # its action ended round 1: round 2's supply
-    rv = review(record, rollouts=2, luck_rollouts=4, node=line[k + 3], since=line[k - 1], progress=False)
+    rv = review(record, value=None, rollouts=2, luck_rollouts=4, node=line[k + 3], since=line[k - 1], progress=False)
     assert list(rv.decisions["ply"]) == [k, k + 1, k + 2, k + 3]
     assert list(rv.luck["round"]) == [2, 2] and list(rv.luck["seat"]) == [0, 1]
     after = line[rv.luck["ply"].iloc[0]].state
@@ -198,8 +199,8 @@ def test_processes_give_the_same_numbers() -> None:
     record = random_record(2, 13)
     mid = record.mainline()[12]
     node = record.mainline()[16]
-    serial = review(record, rollouts=3, node=node, since=mid, progress=False, luck=False)
-    pooled = review(record, rollouts=3, node=node, since=mid, progress=False, luck=False, processes=2)
+    serial = review(record, value=None, rollouts=3, node=node, since=mid, progress=False, luck=False)
+    pooled = review(record, value=None, rollouts=3, node=node, since=mid, progress=False, luck=False, processes=2)
     assert len(serial.decisions) == 4
     assert serial.decisions.equals(pooled.decisions)
 
@@ -292,4 +293,4 @@ def test_the_hybrid_review_plays_as_many_rounds_as_the_game_declares() -> None:
     for bad in (0, 1.5, "6"):
         with pytest.raises(ValueError, match="horizon"):
             review(rec, rollouts=2, value="hybrid", progress=False, horizon=bad)  # type: ignore[arg-type]
-    assert "horizon" not in review(rec, rollouts=2, progress=False, luck=False).settings
+    assert "horizon" not in review(rec, value=None, rollouts=2, progress=False, luck=False).settings

@@ -12,13 +12,15 @@ import pandas as pd
 
 from ...analysis import t95
 from ...records import Node
+from ...resources import default_processes
 from ...reviewing import REVIEW_KEY, Review
+from ...reviewing import REVIEW_ROLLOUTS as _DEFAULTS
 from ...reviewing import review as run_review
 from .. import charts
 from .jobs import Job
 from .texts import TEXTS, text
 
-REVIEW_ROLLOUTS = 20  # per action at each decision: a 3-player game reviews in about a minute on one core
+REVIEW_ROLLOUTS = _DEFAULTS["hybrid"]  # per action at each decision (the review's default for the hybrid)
 
 
 class ReviewPanel:
@@ -66,35 +68,40 @@ class ReviewPanel:
 
     def _review(self, job: Job, path: list[Node], rollouts: int) -> None:
         lang = self.lang_code
-        todo = [k for k in range(1, len(path)) if not self._reviewed_at(path[k], rollouts)]
         total = len(path) - 1
-        done = total - len(todo)
+        done = total - sum(1 for nd in path[1:] if nd.chance is None and not self._reviewed_at(nd, rollouts))
         start = time.perf_counter()
         # with a value model the hybrid finds and measures (greedy rollouts to the next round, scored by the model)
         value = "hybrid" if self._model_win(path[0]) is not None else None
         self._set_progress(done, total, text(lang, "review_progress", i=done, n=total))
-        for k in todo:
-            if job.cancel.is_set():
-                self._say(text(lang, "cancelled"))
-                break
-            with self._lock:
-                record = self.record
-            if path[0] is not record.root:
-                break  # another record was loaded meanwhile
-            run_review(record, rollouts=rollouts, node=path[k], since=path[k - 1], progress=False, luck=False,
-                       value=value)
-            path[k].annotations[REVIEW_KEY]["rollouts"] = rollouts
-            done += 1
-            self._set_progress(done, total, text(lang, "review_progress", i=done, n=total))
-            if done % 10 == 0:
+        # the decisions side by side in worker processes (as many as resources.default_processes allows), each
+        # shown as it is judged; a cancel or another record loaded stops the pool
+
+        def stop() -> bool:
+            return job.cancel.is_set() or path[0] is not self.record.root
+
+        def judged(i: int, _n: int) -> None:
+            self._set_progress(done + i, total, text(lang, "review_progress", i=done + i, n=total))
+            if i % 10 == 0:
                 self._schedule_charts()
+
+        record = path[0].record
+        processes = default_processes()
+        if done < total:
+            run_review(record, rollouts=rollouts, node=path[-1], progress=False, luck=False, value=value,
+                       skip=lambda nd: self._reviewed_at(nd, rollouts), on_result=judged, cancel=stop,
+                       processes=processes)
+            for nd in path[1:]:
+                ann = nd.annotations.get(REVIEW_KEY)
+                if isinstance(ann, dict) and "rollouts" not in ann:
+                    ann["rollouts"] = rollouts
+        if stop():
+            self._say(text(lang, "cancelled"))
         else:
             # then the luck of every supply on the line (the review's hybrid rollouts; seconds, in one step)
-            with self._lock:
-                record = self.record
-            if path[0] is record.root and not job.cancel.is_set():
-                self._say(text(lang, "review_luck"))
-                run_review(record, rollouts=rollouts, node=path[-1], progress=False, decisions=False, value=value)
+            self._say(text(lang, "review_luck"))
+            run_review(record, rollouts=rollouts, node=path[-1], progress=False, decisions=False, value=value,
+                       cancel=stop, processes=processes)
             settings = self.record.root.annotations.get(REVIEW_KEY)
             if isinstance(settings, dict):
                 settings["seconds"] = round(time.perf_counter() - start, 1)
@@ -166,12 +173,12 @@ class ReviewPanel:
             self._move_to(node.parent)
         return self.play(best)
 
-    def _on_mark_click(self, trace: Any, points: Any, _state: Any = None) -> None:
-        for i in getattr(points, "point_inds", []) or []:
-            plies = list(trace.customdata or [])
-            if 0 <= i < len(plies):
-                self.show_flag(int(plies[i]))
-                return
+    def _on_mark_click(self, trace: dict[str, Any], point: int) -> None:
+        """A click on the chart (checked by the chart): on a review mark, show that decision."""
+        meta = trace.get("meta") if isinstance(trace.get("meta"), dict) else {}
+        plies = trace.get("customdata") or []
+        if meta.get("series") == "review" and 0 <= point < len(plies):
+            self.show_flag(int(plies[point]))
 
     def _on_flag_list(self, change: dict[str, Any]) -> None:
         if self._syncing or change["new"] is None:

@@ -1,0 +1,92 @@
+"""How long the app's whole-game review takes: decisions and luck, ``review(value="hybrid")`` with 20 rollouts.
+
+    .venv/bin/python benchmarks/review_speed.py                       # both games, 3 players, one game each
+    .venv/bin/python benchmarks/review_speed.py --games speicherstadt --processes 1,2
+
+For each game a 3-player game of greedy self-play (seed ``--seed``) is reviewed as the app reviews it (every
+decision, then the luck of every supply), once per process count in ``--processes`` (the pool is what
+``review(processes=n)`` starts; ``resources.default_processes()`` sizes the app's). The reference, measured in the
+same run and so under the same load: ``--reference`` whole greedy games of the same game and player count played
+one after another in this process (seconds per game). The table: seconds of the review, its decisions and
+supplies, seconds per decision, the ratio of the review to one reference game, and whether the pooled review's
+numbers are those of one process (they must be).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+import pandas as pd  # noqa: E402
+
+import speicherstadt_lab as sl  # noqa: E402
+from speicherstadt_lab.bots import make_bot  # noqa: E402
+from speicherstadt_lab.resources import default_processes  # noqa: E402
+from speicherstadt_lab.reviewing import review  # noqa: E402
+
+
+def record(game: str, players: int, seed: int) -> sl.GameRecord:
+    """A game of greedy self-play, recorded."""
+    return sl.record_game(sl.new_game(game, players=players, seed=seed),
+                          [make_bot("greedy", seed=s) for s in range(players)])
+
+
+def reference(game: str, players: int, games: int, seed: int) -> float:
+    """Seconds per whole greedy game of ``game`` (the yardstick measured beside the review)."""
+    start = time.perf_counter()
+    for g in range(games):
+        record(game, players, seed + 1000 + g)
+    return (time.perf_counter() - start) / games
+
+
+def reviewed(game: str, players: int, seed: int, processes: int) -> tuple[float, sl.GameRecord, object]:
+    """(seconds, record, review) of the app's review of one game: the decisions, then the luck."""
+    rec = record(game, players, seed)
+    start = time.perf_counter()
+    rv = review(rec, rollouts=20, value="hybrid", progress=False, luck=False, processes=processes)
+    luck = review(rec, rollouts=20, value="hybrid", progress=False, decisions=False, processes=processes)
+    return time.perf_counter() - start, rec, (rv, luck)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--games", default="speicherstadt,packet_row")
+    ap.add_argument("--players", type=int, default=3)
+    ap.add_argument("--seed", type=int, default=2)
+    ap.add_argument("--processes", default=f"1,{default_processes()}",
+                    help="process counts to review with (default: 1 and resources.default_processes())")
+    ap.add_argument("--reference", type=int, default=10, help="greedy games timed as the reference")
+    args = ap.parse_args(argv)
+    counts = sorted({int(p) for p in args.processes.split(",")})
+    rows = []
+    for game in args.games.split(","):
+        ref = reference(game, args.players, args.reference, args.seed)
+        first = None
+        for n in counts:
+            seconds, _rec, (rv, luck) = reviewed(game, args.players, args.seed, n)
+            same = "—" if first is None else ("yes" if rv.decisions.equals(first[0].decisions)
+                                              and luck.luck.equals(first[1].luck) else "NO")
+            first = first or (rv, luck)
+            rows.append({"game": game, "processes": n, "review s": seconds, "decisions": len(rv.decisions),
+                         "supplies": luck.luck["round"].nunique(), "ms/decision": 1000 * seconds / len(rv.decisions),
+                         "greedy game s": ref, "review / greedy game": seconds / ref,
+                         "same numbers as 1 process": same})
+        ref_after = reference(game, args.players, args.reference, args.seed)
+        rows[-1]["greedy game s (after)"] = ref_after
+    load = os.getloadavg()
+    print(f"The app's review (hybrid, 20 rollouts, decisions + luck) of a {args.players}-player greedy game; "
+          f"reference: {args.reference} greedy games in the same run; load average {load[0]:.1f} {load[1]:.1f}")
+    with pd.option_context("display.width", 200, "display.float_format", "{:.2f}".format):
+        print(pd.DataFrame(rows).to_string(index=False))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
