@@ -249,12 +249,10 @@ def test_one_language_switch_sets_every_text(app: LabApp) -> None:
     assert app.tree.labels["chance"] == "Zufall" and app.comment.placeholder.startswith("Kommentar")
     app.new_game(players=2, game="packet_row", seats=["human", "human"])  # a new board view: still none
     assert not app.board.lang_switch and app.board.lang == "de"
-    app.tutorial_button.value = True
-    (page,) = app._tutorial_box.children
-    switch, body = page.children
-    assert switch.layout.display == "none"  # the tutorial in the app follows the top bar's switch
-    boards = [c for box in body.children if hasattr(box, "children") for c in box.children if isinstance(c, Board)]
-    assert boards and not any(b.lang_switch for b in boards) and all(b.lang == "de" for b in boards)
+    app.tutorial_button.value = True  # the lessons page follows the top bar's switch: its board has none either
+    assert app._tutorial_box.children and not app.lesson_board.lang_switch and app.lesson_board.lang == "de"
+    app.set_lang("en")
+    assert app.lesson_board.lang == "en"
 
 
 def test_the_live_analysis_follows_the_switch_too() -> None:

@@ -80,13 +80,13 @@ def test_the_tutorial_is_the_apps_second_page() -> None:
     assert both == (lab, tutorial) and lab.layout.display != "none" and tutorial.layout.display == "none"
     app.tutorial_button.value = True
     (page,) = tutorial.children
-    assert lab.layout.display == "none" and tutorial.layout.display != "none" and "Demand" in texts(page)
+    assert lab.layout.display == "none" and tutorial.layout.display != "none"
+    assert "Supply and demand" in texts(page) and "Lesson 1 of 7" in texts(page)
     app.set_lang("de")
-    (page,) = tutorial.children
-    assert "Nachfrage" in texts(page)
-    back = page.children[1].children[1]
-    assert back.description == "← zurück zum Labor"
-    back.click()
+    (again,) = tutorial.children
+    assert again is page and "Angebot und Nachfrage" in texts(page) and "Lektion 1 von 7" in texts(page)
+    assert app.lessons_back.description == "← zurück zum Labor"
+    app.lessons_back.click()
     assert not app.tutorial_button.value and lab.layout.display != "none" and tutorial.layout.display == "none"
     # the lab was hidden, never taken out of the page: its views (the chart's) live on
     assert app._page.children == both and lab.children == app._lab_page

@@ -1,0 +1,281 @@
+"""The Tutorial page: the guided lessons (``speicherstadt_lab.lessons``), one at a time, for every game.
+
+Beside the board: the lesson's text, its task, and after the learner's move the feedback (what happened, why, the
+hint after a wrong try, the rule one click away), with "Try again" and "Next". The learner plays one seat and the
+bots the others (the lesson's replies, played at once). Progress and the lesson being played stay for the session,
+through a change of language too. Its texts: ``data/messages/lessons.toml``.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+import ipywidgets as w
+
+from ...engine.protocol import games
+from ...lessons import Lesson, Verdict, lessons, shipped_lesson
+from .. import board_for
+from .texts import load_texts
+
+TEXTS = load_texts("lessons")
+SIDE_WIDTH = "clamp(340px, 30vw, 440px)"
+CSS = """<style>
+.ssl-lessons .ssl-lesson-head { gap: 10px; align-items: center; flex-wrap: wrap; }
+.ssl-lessons .ssl-lesson-progress { font-weight: 600; }
+.ssl-lessons .ssl-dot { display: inline-block; width: 12px; height: 12px; margin: 0 2px; border-radius: 50%;
+  border: 1px solid #555; vertical-align: middle; }
+.ssl-lessons .ssl-dot.done { background: #009e73; border-color: #009e73; }
+.ssl-lessons .ssl-dot.here { outline: 2px solid #0072b2; outline-offset: 1px; }
+.ssl-lessons .ssl-lesson-side { padding-left: 10px; }
+.ssl-lessons .ssl-lesson-intro { font-size: 13px; line-height: 1.35; }
+.ssl-lessons .ssl-lesson-task { background: #eef5fb; border-left: 4px solid #0072b2; padding: 6px 8px;
+  font-size: 14px; }
+.ssl-lessons .ssl-lesson-feedback { font-size: 13px; }
+.ssl-lessons .widget-html-content { line-height: 1.35; }
+.ssl-lessons .ssl-lesson-feedback p { margin: 3px 0; }
+.ssl-lessons .ssl-lesson-feedback .ok { color: #006b4e; font-weight: 700; }
+.ssl-lessons .ssl-lesson-feedback .bad { color: #b0451b; font-weight: 700; }
+.ssl-lessons .ssl-lesson-feedback ul { margin: 2px 0 4px 0; padding-left: 18px; }
+.ssl-lessons .ssl-lesson-feedback details { margin-top: 4px; }
+.ssl-lessons .ssl-lesson-feedback summary { cursor: pointer; color: #0072b2; }
+</style>"""
+
+
+def t(lang: str, key: str, **args: Any) -> str:
+    """A text of the lessons page in ``lang``, filled in."""
+    return TEXTS[lang][key].format(**args)
+
+
+def lesson_sets() -> list[tuple[str, str, str, Any]]:
+    """The lesson sets, one per game variant that has lessons, by title: (variant key, title, game, expansion)."""
+    out = []
+    for info in games():
+        for v in info.choices():
+            expansion = v.options.get("expansion")
+            if lessons(info.name, expansion):
+                out.append((v.key, v.title, info.name, expansion))
+    return sorted(out, key=lambda s: s[1])
+
+
+class LessonsPanel:
+    """A part of :class:`~.lab.LabApp` (a mixin): the Tutorial page with the guided lessons."""
+
+    def _lessons_init(self) -> None:
+        self._lesson_sets_found: list[tuple[str, str, str, Any]] | None = None  # read on first use
+        self._lesson_set = ""
+        self._lesson_index: dict[str, int] = {}
+        self._lessons_done: dict[str, set[str]] = {}
+        self._lesson: Lesson | None = None
+        self._lesson_state: Any = None
+        self._lesson_verdict: Verdict | None = None
+        self._lesson_before: Any = None
+        self._lesson_tries = 0
+        self._lessons_page: w.Widget | None = None
+
+    @property
+    def _lesson_sets(self) -> list[tuple[str, str, str, Any]]:
+        if self._lesson_sets_found is None:
+            self._lesson_sets_found = lesson_sets()
+            self._lesson_set = self._lesson_set or self._lesson_sets_found[0][0]
+        return self._lesson_sets_found
+
+    # ---- the page ---------------------------------------------------------------------------------------
+
+    def _lessons_widget(self) -> w.Widget:
+        """The Tutorial page (built once; the language and the lesson change its contents)."""
+        if self._lessons_page is not None:
+            return self._lessons_page
+        lay = w.Layout
+        st = self.record.initial  # the lessons of the game on the board come first
+        for key, _title, game, expansion in self._lesson_sets:
+            if self._lesson is None and (st.game, getattr(st, "expansion", None)) == (game, expansion):
+                self._lesson_set = key
+        self.lessons_back = w.Button(layout=lay(width="auto"))
+        self.lessons_back.on_click(lambda _b: setattr(self.tutorial_button, "value", False))
+        self.lesson_set_choice = w.ToggleButtons(options=[(title, key) for key, title, _g, _e in self._lesson_sets],
+                                                 value=self._lesson_set, style={"button_width": "auto"})
+        self.lesson_set_choice.observe(lambda c: self._choose_lesson_set(c["new"]), "value")
+        self.lesson_progress = w.HTML()
+        self.lesson_progress.add_class("ssl-lesson-progress")
+        self.lesson_dots = w.HTML()
+        self.lesson_dots.add_class("ssl-lesson-dots")
+        head = w.HBox([self.lessons_back, self.lesson_set_choice, self.lesson_progress, self.lesson_dots],
+                      layout=lay(width="100%"))
+        head.add_class("ssl-lesson-head")
+        self.lesson_intro = w.HTML(layout=lay(width="100%"))
+        self.lesson_intro.add_class("ssl-lesson-intro")
+        self.lesson_task = w.HTML(layout=lay(width="100%"))
+        self.lesson_task.add_class("ssl-lesson-task")
+        self.lesson_feedback = w.HTML(layout=lay(width="100%"))
+        self.lesson_feedback.add_class("ssl-lesson-feedback")
+        self.lesson_retry = w.Button(button_style="warning", layout=lay(width="auto"))
+        self.lesson_retry.add_class("ssl-lesson-retry")
+        self.lesson_retry.on_click(lambda _b: self.retry_lesson())
+        self.lesson_prev = w.Button(layout=lay(width="auto"))
+        self.lesson_prev.add_class("ssl-lesson-prev")
+        self.lesson_prev.on_click(lambda _b: self.next_lesson(-1))
+        self.lesson_next = w.Button(button_style="success", layout=lay(width="auto"))
+        self.lesson_next.add_class("ssl-lesson-next")
+        self.lesson_next.on_click(lambda _b: self.next_lesson(1))
+        buttons = w.HBox([self.lesson_prev, self.lesson_retry, self.lesson_next], layout=lay(flex_flow="row wrap"))
+        side = w.VBox([self.lesson_task, buttons, self.lesson_feedback, self.lesson_intro],
+                      layout=lay(width=SIDE_WIDTH, flex="0 0 auto"))
+        side.add_class("ssl-lesson-side")
+        self._lesson_board_box = w.Box(layout=lay(flex="1 1 0", min_width="0", width="auto"))
+        main = w.HBox([self._lesson_board_box, side], layout=lay(width="100%", align_items="flex-start"))
+        self._lesson_title = w.HTML()
+        page = w.VBox([w.HTML(CSS, layout=lay(display="none")), head, self._lesson_title, main],
+                      layout=lay(width="100%"))
+        page.add_class("ssl-lessons")
+        self._lessons_page = page
+        self._open_lesson_at(self._lesson_set, self._lesson_index.get(self._lesson_set, 0))
+        return page
+
+    def _set_lessons(self) -> list[Lesson]:
+        key = self._lesson_set
+        _k, _title, game, expansion = next(s for s in self._lesson_sets if s[0] == key)
+        return lessons(game, expansion)
+
+    # ---- moving between lessons -------------------------------------------------------------------------
+
+    def _choose_lesson_set(self, key: str) -> None:
+        if key != self._lesson_set:
+            self._open_lesson_at(key, self._lesson_index.get(key, 0))
+
+    def _open_lesson_at(self, key: str, index: int) -> None:
+        self._lesson_set = key
+        if self._lessons_page is not None and self.lesson_set_choice.value != key:
+            self.lesson_set_choice.value = key  # its observer finds the same set: nothing more happens
+        found = self._set_lessons()
+        index = max(0, min(index, len(found) - 1))
+        self._lesson_index[key] = index
+        if self._lesson is not found[index]:
+            self._lesson_tries = 0
+        self._lesson = found[index]
+        self.retry_lesson()
+
+    def open_lesson(self, name: str) -> bool:
+        """Show the Tutorial page at the shipped lesson ``name`` (its id or file name); False (and nothing changes)
+        if there is no such lesson."""
+        try:
+            lesson = shipped_lesson(name)
+        except ValueError:
+            return False
+        for key, _title, game, expansion in self._lesson_sets:
+            if (game, expansion) == (lesson.game, lesson.expansion):
+                self._lessons_widget()
+                self._open_lesson_at(key, [x.id for x in lessons(game, expansion)].index(lesson.id))
+                self.tutorial_button.value = True
+                return True
+        return False
+
+    def next_lesson(self, step: int = 1) -> None:
+        """The next lesson of the set (``step=-1``: the one before)."""
+        self._open_lesson_at(self._lesson_set, self._lesson_index.get(self._lesson_set, 0) + step)
+
+    def retry_lesson(self) -> None:
+        """The lesson from its start again (its position, the bots moved until the learner decides)."""
+        lesson = self._lesson
+        if lesson is None:
+            return
+        self._lesson_state = lesson.start()
+        self._lesson_verdict = None
+        board = board_for(self._lesson_state, lang=self.lang_code, lang_switch=False, seat=lesson.seat)
+        board.layout = w.Layout(flex="1 1 0", min_width="0", width="100%")
+        board.add_class("ssl-lesson-board")
+        board.on_action(self._on_lesson_action)
+        self.lesson_board = board
+        if self._lessons_page is not None:
+            self._lesson_board_box.children = (board,)
+            self._show_lesson()
+
+    def lesson_move(self, action: str) -> Verdict:
+        """The learner's move in the current lesson, as a click would play it; the verdict (IllegalAction for a
+        move the rules refuse, nothing changed)."""
+        before = self._lesson_state
+        assert self._lesson is not None
+        verdict = self._lesson.judge(before, action)
+        self._lesson_before = before
+        self._lesson_verdict = verdict
+        self._lesson_state = verdict.after
+        if verdict.ok:
+            self._lessons_done.setdefault(self._lesson_set, set()).add(self._lesson.id)
+        else:
+            self._lesson_tries += 1
+        self.lesson_board.state = verdict.after
+        self._show_lesson()
+        return verdict
+
+    def _on_lesson_action(self, action: Any) -> None:
+        if self._lesson_verdict is not None:  # judged already: the board keeps the result until Try again / Next
+            self.lesson_board.state = self._lesson_state
+            self.lesson_board.error = t(self.lang_code, "judged")
+            return
+        self.lesson_move(str(action))
+
+    # ---- showing ----------------------------------------------------------------------------------------
+
+    def _show_lesson(self) -> None:
+        """Every text of the page in the app's language, for the lesson and its state (the board keeps its state)."""
+        if self._lessons_page is None or self._lesson is None:
+            return
+        lang = self.lang_code
+        lesson, state, verdict = self._lesson, self._lesson_state, self._lesson_verdict
+        found = self._set_lessons()
+        index = self._lesson_index[self._lesson_set]
+        done = self._lessons_done.get(self._lesson_set, set())
+        self.lessons_back.description = t(lang, "back")
+        self.lesson_retry.description = t(lang, "try_again")
+        self.lesson_prev.description = t(lang, "previous")
+        self.lesson_next.description = t(lang, "next")
+        self.lesson_prev.disabled = index == 0
+        self.lesson_next.disabled = index == len(found) - 1
+        self.lesson_retry.layout.visibility = "visible" if verdict is not None else "hidden"
+        self.lesson_progress.value = html.escape(t(lang, "progress", n=index + 1, total=len(found)))
+        dots = "".join(f'<span class="ssl-dot{" done" if x.id in done else ""}{" here" if i == index else ""}" '
+                       f'title="{html.escape(x.say("title", lang))}"></span>' for i, x in enumerate(found))
+        tip = html.escape(t(lang, "progress_tip", done=len(done & {x.id for x in found}), total=len(found)))
+        self.lesson_dots.value = f'<span title="{tip}">{dots}</span>'
+        title = html.escape(lesson.say("title", lang))
+        self._lesson_title.value = f"<h2 style='margin:4px 0;font-size:20px'>{title}</h2>"
+        self.lesson_intro.value = f"<p>{html.escape(lesson.say('text', lang))}</p>"
+        if verdict is None and not state.is_over and state.to_move == lesson.seat:
+            prompt = t(lang, "to_move", seat=html.escape(state.seat_name(state.to_move, lang)))
+        else:
+            prompt = ""
+        self.lesson_task.value = (f"<b>{html.escape(t(lang, 'task'))}:</b> {html.escape(lesson.say('task', lang))}"
+                                  + (f"<br><i>{prompt}</i>" if prompt else ""))
+        self.lesson_feedback.value = self._feedback_html(lang)
+        if self.lesson_board.lang != lang:
+            self.lesson_board.lang = lang
+
+    def _feedback_html(self, lang: str) -> str:
+        lesson, verdict = self._lesson, self._lesson_verdict
+        assert lesson is not None
+        rule = (f"<details><summary>{html.escape(t(lang, 'rule'))}: {html.escape(lesson.rule_ref(lang))}</summary>"
+                f"<p>{html.escape(lesson.rule_text(lang))}</p></details>")
+        if verdict is None:
+            return f"<p><i>{html.escape(t(lang, 'start_hint'))}</i></p>{rule}"
+        events = verdict.marked(lang, lesson.event_keys(), lesson.seat)  # the move, the task's events, the seat's
+        shown = "".join(f"<li>{html.escape(e)}</li>" for e, key in events if key)
+        rest = [e for e, key in events if not key]
+        if rest:
+            items = "".join(f"<li>{html.escape(e)}</li>" for e in rest)
+            shown += (f"<li><details><summary>{html.escape(t(lang, 'more', n=len(rest)))}</summary><ul>{items}</ul>"
+                      "</details></li>")
+        phrase = getattr(self._lesson_before, "phrase_action", None)  # the move in words, where the game has them
+        words = phrase(verdict.action, lang) if phrase is not None else verdict.action
+        played = (f"<p>{html.escape(t(lang, 'you_played'))}: <span title='{html.escape(verdict.action)}'>"
+                  f"{html.escape(words)}</span></p>")
+        happened = f"<b>{html.escape(t(lang, 'happened'))}:</b><ul>{shown}</ul>"
+        if verdict.ok:
+            last = ""
+            if self._lesson_index[self._lesson_set] == len(self._set_lessons()) - 1:
+                last = f"<p>{html.escape(t(lang, 'done_all'))}</p>"
+            return (f'<p class="ok">{html.escape(t(lang, "solved"))}</p>'
+                    f"<p><b>{html.escape(t(lang, 'why'))}:</b> {html.escape(lesson.say('explanation', lang))}</p>"
+                    f"{rule}{last}{played}{happened}")
+        return (f'<p class="bad">{html.escape(t(lang, "not_yet"))}</p>'
+                f"<p><b>{html.escape(t(lang, 'hint'))}:</b> {html.escape(lesson.say('hint', lang))}</p>"
+                f"{rule}{played}{happened}")
