@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import threading
 from typing import Any
@@ -46,7 +47,7 @@ def tree_items(app: LabApp) -> list[dict[str, Any]]:
 
 def series(app: LabApp, line: str, name: str, seat: int = 0) -> Any:
     """The chart's trace of ``seat`` for ``name`` (projected, coins, win_prob, band) on the main line or branch."""
-    for tr in app.chart.data:
+    for tr in app.chart.to_figure().data:
         meta = tr.meta or {}
         if meta.get("seat") == seat and meta.get("line") == line and meta.get("series") == name:
             return tr
@@ -164,9 +165,10 @@ def test_bot_move_records_the_bot_and_shows_its_reasons(app: LabApp) -> None:
     node = app.node
     assert node.ply == 1 and node.by["bot"] == "mcts" and node.by["iterations"] == 30
     page = app.explanation.value
-    for word in ("visits", "exp. points", "win share (%)", "Why Red played"):
+    for word in ("visits", "exp. points", "win share (%)", "Why Red chose"):
         assert word in page
-    assert f'class="ssl-chosen"><td class="">{node.action}</td>' in page
+    phrase = html.escape(node.parent.state.phrase_action(node.action, "en"))  # the move in words, notation on hover
+    assert f'class="ssl-chosen"><td title="{node.action}">{phrase}</td>' in page
     app.back()
     assert "After a bot" in app.explanation.value
     app.forward()
@@ -283,10 +285,10 @@ def test_charts_follow_the_game_and_overlay_a_variation(app: LabApp) -> None:
     play_plies(app, 5)
     score = series(app, "main", "projected")
     assert list(score.x) == [0, 1, 2, 3, 4, 5]
-    assert app.chart.layout.shapes[0].x0 == 5
+    assert app.chart.to_figure().layout.shapes[0].x0 == 5
     app.goto_ply(2)
-    assert app.chart.layout.shapes[0].x0 == 2
-    assert not any((tr.meta or {}).get("line") == "branch" for tr in app.chart.data)
+    assert app.chart.to_figure().layout.shapes[0].x0 == 2
+    assert not any((tr.meta or {}).get("line") == "branch" for tr in app.chart.to_figure().data)
     app.play(next(str(a) for a in app.state.legal_actions() if str(a) != app.node.children[0].action))
     play_plies(app, 2)
     dashed = series(app, "branch", "coins", seat=1)
@@ -294,7 +296,7 @@ def test_charts_follow_the_game_and_overlay_a_variation(app: LabApp) -> None:
     assert list(series(app, "main", "coins", seat=1).x) == [0, 1, 2, 3, 4, 5]
     app.x_mode.value = "round"
     assert list(series(app, "main", "coins").x) == [0]
-    assert app.chart.layout.xaxis2.title.text == "round"
+    assert app.chart.to_figure().layout.xaxis2.title.text == "round"
 
 
 def test_win_chances_are_computed_along_the_line_and_drawn(app: LabApp) -> None:
@@ -343,9 +345,9 @@ def test_charts_wait_for_the_last_move_then_follow() -> None:
     app = LabApp(players=2, seed=3, seats=["human", "human"], chart_delay=0.2)
     app.play(str(app.state.legal_actions()[0]))
     app.play(str(app.state.legal_actions()[0]))
-    assert app.chart.layout.shapes[0].x0 == 0, "not yet: the charts lag behind quick clicks"
+    assert app.chart.to_figure().layout.shapes[0].x0 == 0, "not yet: the charts lag behind quick clicks"
     app.wait()
-    assert app.chart.layout.shapes[0].x0 == 2
+    assert app.chart.to_figure().layout.shapes[0].x0 == 2
 
 
 # ---- save and load --------------------------------------------------------------------------------------
@@ -411,11 +413,11 @@ def test_language_switch_reaches_the_board_the_controls_and_the_charts(app: LabA
     app.set_lang("de")
     assert app.seat_kinds[2].value == "mcts" and app.mcts_strength.value == "iterations=500"
     assert app.x_mode.value == "round" and app.x_mode.options[1] == ("nach Runde", "round")
-    assert app.chart.layout.xaxis2.title.text == "Runde"
+    assert app.chart.to_figure().layout.xaxis2.title.text == "Runde"
     app.x_mode.value = "ply"
     assert app.board.lang == "de" and app.board.model["lang"] == "de"
     assert app.bot_button.description == TEXTS["de"]["bot"] and app.new_button.description == "Neues Spiel"
-    assert app.chart.layout.annotations[0].text == "<b>Voraussichtliche Punkte</b>"
+    assert app.chart.to_figure().layout.annotations[0].text == "<b>Voraussichtliche Punkte</b>"
     assert series(app, "main", "projected").name == "Rot"
     assert [label for label, _ in app.seat_kinds[0].options][:2] == ["Mensch", "Zufall"]
     assert app.seat_kinds[0].value == "human"
@@ -499,6 +501,6 @@ def test_live_analysis_follows_every_step_and_can_be_turned_off(monkeypatch: pyt
 def test_the_win_chart_draws_from_the_model_before_any_rollouts(app: LabApp) -> None:
     play_plies(app, 4)
     app.flush_charts()
-    win = [tr for tr in app.chart.data if (tr.meta or {}).get("series") == "win_prob"]
+    win = [tr for tr in app.chart.to_figure().data if (tr.meta or {}).get("series") == "win_prob"]
     assert win and all(len(tr.y) >= 1 for tr in win)
     assert sum(tr.y[-1] for tr in win if (tr.meta or {}).get("line") == "main") == pytest.approx(1.0, abs=1e-6)

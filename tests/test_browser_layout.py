@@ -331,7 +331,8 @@ def test_every_panel_in_both_languages_without_overflow_or_errors(session: dict[
     page.click(".ssl-app button:has-text('Bot move')", timeout=TIMEOUT)  # the explanation panel: the bot's reasons
     wait_ply(page, start.ply + 1)
     settle(page)
-    open_collapsed(page, ".ssl-rules-panel")
+    page.click(".ssl-rules-btn", timeout=TIMEOUT)  # the rules panel opens (unfolded) from the top bar's toggle
+    page.wait_for_selector(".ssl-rules-panel .jupyter-widget-Collapse-contents", state="visible", timeout=TIMEOUT)
     open_collapsed(page, ".ssl-scenario")
     bad: list[str] = []
     try:

@@ -42,6 +42,9 @@ const ICONS = {
   accountant: "M5 3h14v18H5z M8 7h8 M8 11h3 M13 11h3 M8 15h3 M13 15h3",
 };
 
+// A card's rule (from the model: the rules section it belongs to), put after its text in its hover text.
+const ruleOf = (card) => (card && card.rule ? `\n\n${card.rule}` : "");
+
 function el(tag, props = {}, children = []) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(props)) {
@@ -108,11 +111,16 @@ function render({ model, el: host }) {
     const hl = model.get("highlight") || {};
     const error = model.get("error") || "";
     const goods = Object.fromEntries((m.goods || []).map((g) => [g.id, g]));
-    const legal = new Set(m.legal || []);
+    // The legal actions as the clicks that make them (the model's, from the game's grammar): the page looks a
+    // click up here (its action's notation and explanation) and sends the model's message; it never writes notation.
+    const keyOf = (msg) => JSON.stringify(Object.keys(msg).sort().map((k) => [k, msg[k]]));
+    const byMsg = new Map((m.actions || []).map((a) => [keyOf(a.msg), a]));
+    const find = (msg) => byMsg.get(keyOf(msg)) || null;
     const L = m.labels || {};
     const dock = m.dock;
-    // Hover texts: a legal action's plain-language explanation (from the model) after the target's own title.
-    const why = (action) => ((m.explain || {})[action] || "");
+    // Hover texts: a legal action's plain-language explanation (from the model) after the target's own title
+    // (``action``: an entry of the model's actions, or the notation text the model gave).
+    const why = (action) => (action ? (m.explain || {})[action.text || action] || "" : "");
     const tip = (base, ...actions) => {
       const said = actions.map(why).filter((x) => x);
       return said.length ? (base ? `${base}\n\n${said.join("\n")}` : said.join("\n")) : base;
@@ -164,7 +172,7 @@ function render({ model, el: host }) {
         "div",
         {
           class: `ssl-card ssl-season-${info.season} ssl-kind-${info.kind}` + (extra.cls ? " " + extra.cls : ""),
-          title: `${info.name} (${info.season_name})\n${info.text}`,
+          title: `${info.name} (${info.season_name})\n${info.text}${ruleOf(info)}`,
         },
         [
           el("div", { class: "ssl-card-head" }, [
@@ -234,14 +242,16 @@ function render({ model, el: host }) {
     // Buy / (free with the Fish Market) / pass, for the card being resolved (a water space or a reserved card).
     function buyRow(buyLabel) {
       return el("div", { class: "ssl-buy-row" }, [
-        legal.has("buy")
-          ? button("ssl-btn ssl-btn-buy", buyLabel, () => send({ kind: "buy" }), [buyLabel], tip(buyLabel, "buy"))
+        find({ kind: "buy" })
+          ? button("ssl-btn ssl-btn-buy", buyLabel, () => send({ kind: "buy" }), [buyLabel],
+            tip(buyLabel, find({ kind: "buy" })))
           : null,
         freeButton
           ? button("ssl-btn ssl-btn-free", kai.labels.free_title, () => send({ kind: "buyfree" }), [freeButton.label],
-            tip(kai.labels.free_title, "buy free"))
+            tip(kai.labels.free_title, find({ kind: "buyfree" })))
           : null,
-        button("ssl-btn ssl-btn-pass", L.pass, () => send({ kind: "pass" }), [L.pass], tip(L.pass, "pass")),
+        button("ssl-btn ssl-btn-pass", L.pass, () => send({ kind: "pass" }), [L.pass],
+          tip(L.pass, find({ kind: "pass" }))),
       ]);
     }
 
@@ -353,7 +363,7 @@ function render({ model, el: host }) {
       const hlCardsTop = new Set(hl.cards || []);
       const tops = kai.top.map((tp) => {
         if (!tp.card) return el("div", { class: "ssl-top-card ssl-top-gone" });
-        const title = `${tp.card.name} (${tp.card.season_name})\n${tp.card.text}`;
+        const title = `${tp.card.name} (${tp.card.season_name})\n${tp.card.text}${ruleOf(tp.card)}`;
         const inner = [
           el("div", { class: "ssl-top-head" }, [
             el("span", { class: "ssl-card-name" + nameSize(tp.card.name), text: tp.card.name }),
@@ -372,7 +382,8 @@ function render({ model, el: host }) {
         const cls = `ssl-top-card ssl-season-${tp.card.season}`;
         if (m.can_act && tp.legal) {
           return button(cls + " ssl-legal", `${kai.top_hint} — ${tp.card.name}`,
-            () => send({ kind: "reserve", space: tp.index }), inner, tip(`${title}\n\n${kai.top_hint}`, `reserve ${tp.index}`));
+            () => send({ kind: "reserve", space: tp.index }), inner,
+            tip(`${title}\n\n${kai.top_hint}`, find({ kind: "reserve", space: tp.index })));
         }
         return el("div", { class: cls, title }, inner);
       });
@@ -387,7 +398,7 @@ function render({ model, el: host }) {
         topEmpty ? null : el("div", { class: "ssl-top-cards" }, tops),
       ]);
       const entries = kai.reserved.map((r) => {
-        const title = `${r.card.name} (${r.card.season_name})\n${r.card.text}\n\n${r.title}`;
+        const title = `${r.card.name} (${r.card.season_name})\n${r.card.text}${ruleOf(r.card)}\n\n${r.title}`;
         return el("div", {
           class: "ssl-res" + (r.current ? " ssl-current" : "") + (hlCardsTop.has(r.card.id) ? " ssl-recent" : ""),
           title,
@@ -429,7 +440,7 @@ function render({ model, el: host }) {
         );
       const fire = kai.fire;
       const firePanel = fire
-        ? el("div", { class: "ssl-kai-fire", title: fire.card.text }, [
+        ? el("div", { class: "ssl-kai-fire", title: fire.card.text + ruleOf(fire.card) }, [
             el("span", { class: "ssl-fire" }, [icon("fire", "ssl-fire-icon"), el("b", { text: fire.label })]),
             ...fire.totals.map((x) =>
               el("span", { class: "ssl-fire-total" + (x.seat === fire.seat ? " ssl-on" : "") }, [
@@ -484,21 +495,21 @@ function render({ model, el: host }) {
         const given = [...selGoods].sort((a, b) => order.indexOf(a) - order.indexOf(b));
         tools.push(el("span", { class: "ssl-tool-label", text: dock.convert_label || L.convert_to }));
         for (const g of order) {
-          const text = `convert ${given.join(" ")} to ${g}`;
-          if (!legal.has(text)) continue;
+          const conv = find({ kind: "convert", goods: given, to: g });
+          if (!conv) continue;
           tools.push(
-            button("ssl-cube-btn ssl-legal", goods[g].name, () => send({ kind: "convert", goods: given, to: g }), [
+            button("ssl-cube-btn ssl-legal", goods[g].name, () => send(conv.msg), [
               cube(g),
-            ], tip(goods[g].name, text)),
+            ], tip(goods[g].name, conv)),
           );
         }
       }
       if (m.can_act && selGoods.length === 2) {
         const order = (m.goods || []).map((g) => g.id);
         const given = [...selGoods].sort((a, b) => order.indexOf(a) - order.indexOf(b));
-        if (legal.has(`hallsell ${given.join(" ")}`)) {
-          tools.push(button("ssl-btn", L.hallsell, () => send({ kind: "hallsell", goods: given }), [L.hallsell],
-            tip(L.hallsell, `hallsell ${given.join(" ")}`)));
+        const sale = find({ kind: "hallsell", goods: given });
+        if (sale) {
+          tools.push(button("ssl-btn", L.hallsell, () => send(sale.msg), [L.hallsell], tip(L.hallsell, sale)));
         }
       }
       // Kaispeicher: the Auction Hall takes a good from the stock; Smuggler and Truck act on contracts.
@@ -512,7 +523,7 @@ function render({ model, el: host }) {
             ...dock.auction.map((g) =>
               button("ssl-cube-btn ssl-legal", `${dock.auction_label}: ${goods[g].name}`,
                 () => send({ kind: "auction", good: g }), [cube(g)],
-                tip(`${dock.auction_label}: ${goods[g].name}`, `auction ${g}`)),
+                tip(`${dock.auction_label}: ${goods[g].name}`, find({ kind: "auction", good: g }))),
             ),
           ]),
         );
@@ -530,8 +541,9 @@ function render({ model, el: host }) {
         el("div", { class: "ssl-dock-cubes" }, cubes.length ? cubes : [el("i", { text: L.dock_empty })]),
         el("div", { class: "ssl-dock-tools" }, tools),
         m.can_act ? el("div", { class: "ssl-dock-hint", text: dock.hint || L.dock_hint }) : null,
-        m.can_act && legal.has("done")
-          ? button("ssl-btn ssl-btn-done", L.done, () => send({ kind: "done" }), [L.done], tip(L.done, "done"))
+        m.can_act && find({ kind: "done" })
+          ? button("ssl-btn ssl-btn-done", L.done, () => send({ kind: "done" }), [L.done],
+            tip(L.done, find({ kind: "done" })))
           : null,
         extras.length ? el("div", { class: "ssl-dock-extras" }, extras) : null,
       ]);
@@ -554,7 +566,7 @@ function render({ model, el: host }) {
         el("span", { class: "ssl-small", text: L.fires_left + ":" }),
         ...(m.pile.fires.length
           ? m.pile.fires.map((f) =>
-              el("span", { class: "ssl-fire", title: `${f.name} (${f.season_name})\n${f.text}` }, [
+              el("span", { class: "ssl-fire", title: `${f.name} (${f.season_name})\n${f.text}${ruleOf(f)}` }, [
                 icon("fire", "ssl-fire-icon"),
                 el("span", { text: f.strength }),
               ]),
@@ -565,7 +577,7 @@ function render({ model, el: host }) {
     const discard = el("div", { class: "ssl-box ssl-discard" }, [
       el("div", { class: "ssl-box-head" }, [el("b", { text: L.discard }), el("span", { text: m.discard.label })]),
       m.discard.last
-        ? el("span", { class: `ssl-chip ssl-season-${m.discard.last.season}`, title: m.discard.last.text }, [
+        ? el("span", { class: `ssl-chip ssl-season-${m.discard.last.season}`, title: m.discard.last.text + ruleOf(m.discard.last) }, [
             icon(m.discard.last.kind, "ssl-chip-icon"),
             m.discard.last.badge ? el("b", { text: m.discard.last.badge }) : null,
             el("span", { text: m.discard.last.name }),
@@ -582,7 +594,7 @@ function render({ model, el: host }) {
           if (m.can_act && dock && (dock.auction || []).includes(s.good)) {
             const label = `${dock.auction_label}: ${goods[s.good].name}`;
             return button("ssl-stock-item ssl-target", label, () => send({ kind: "auction", good: s.good }), inner,
-              tip(label, `auction ${s.good}`));
+              tip(label, find({ kind: "auction", good: s.good })));
           }
           return el("span", { class: "ssl-stock-item" + (s.count ? "" : " ssl-zero"), title: goods[s.good].name },
             inner);
@@ -599,7 +611,8 @@ function render({ model, el: host }) {
         m.log.map((entry) =>
           el("li", { class: entry.newest ? "ssl-log-entry ssl-newest" : "ssl-log-entry" }, [
             entry.actor !== null && entry.actor !== undefined ? worker(entry.actor) : null,
-            el("code", { class: "ssl-log-action", text: entry.action || L.log_start }),
+            el("code", { class: "ssl-log-action", text: entry.phrase || entry.action || L.log_start,
+              title: entry.action || "" }),
             el(
               "ul",
               {},
@@ -622,12 +635,14 @@ function render({ model, el: host }) {
     // the mover's own (Kaispeicher); otherwise just the cube.
     function contractCube(s, c, g) {
       if (!dock || !m.can_act || single) return cube(g);
-      const steal = `smuggle ${s.index} ${c.index} ${g}`;
-      if (s.index !== dock.seat && legal.has(steal)) {
+      const steal = s.index !== dock.seat ? find({ kind: "smuggle", seat: s.index, index: c.index, good: g }) : null;
+      if (steal) {
         return button("ssl-cube-btn ssl-target", `${dock.smuggle_label} ${goods[g].name}`,
-          () => send({ kind: "smuggle", seat: s.index, index: c.index, good: g }), [cube(g)], tip(steal, steal));
+          () => send(steal.msg), [cube(g)], tip(steal.text, steal));
       }
-      if (s.index === dock.seat && (dock.truck || []).some((x) => x.startsWith(`truck ${g} ${c.index} `))) {
+      // the Truck's moves of this cube: the model's truck actions from this contract
+      const moves = (m.actions || []).filter((a) => a.msg.kind === "truck" && a.msg.good === g && a.msg.from === c.index);
+      if (s.index === dock.seat && moves.length) {
         const on = truckSel && truckSel.good === g && truckSel.k === c.index;
         if (truckSel && !on) return cube(g); // the target contracts are buttons now: no button inside a button
         return button("ssl-cube-btn" + (on ? " ssl-selected" : " ssl-legal"), `${dock.truck_label} ${goods[g].name}`,
@@ -636,8 +651,7 @@ function render({ model, el: host }) {
             truckSel = on ? null : { good: g, k: c.index };
             selected = [];
             draw();
-          }, [cube(g)], tip(`${dock.truck_label} ${goods[g].name}`,
-            ...(dock.truck || []).filter((x) => x.startsWith(`truck ${g} ${c.index} `))));
+          }, [cube(g)], tip(`${dock.truck_label} ${goods[g].name}`, ...moves));
       }
       return cube(g);
     }
@@ -664,7 +678,7 @@ function render({ model, el: host }) {
         items.push(el("span", {
           class: `ssl-chip ssl-special ssl-use-${c.use} ssl-season-${c.season}` + (c.active ? " ssl-active" : "") +
             (hlCards.has(c.id) ? " ssl-recent" : ""),
-          title: `${c.name} (${c.season_name})\n${c.text}`,
+          title: `${c.name} (${c.season_name})\n${c.text}${ruleOf(c)}`,
         }, [icon(c.kind, "ssl-chip-icon"), el("span", { text: c.name }),
           el("small", { class: "ssl-use", text: c.use_label })]));
       }
@@ -694,8 +708,7 @@ function render({ model, el: host }) {
         stat(L.firemen, s.firemen, L.firemen, "fireman"),
       ]);
       const contracts = s.contracts.map((c) => {
-        const target = act && single ? `contract ${single} ${c.index}` : null;
-        const ok = target && legal.has(target);
+        const target = act && single ? find({ kind: "contract", good: single, index: c.index }) : null;
         const slots = c.slots.map((sl) => (sl.filled ? contractCube(s, c, sl.good) : emptySlot(sl.good)));
         const inner = [
           el("span", { class: "ssl-contract-vp", text: c.vp }),
@@ -705,17 +718,13 @@ function render({ model, el: host }) {
         const cls =
           "ssl-contract ssl-season-" + c.card.season + (c.done ? " ssl-complete" : "") +
           (hlCards.has(c.card.id) ? " ssl-recent" : "");
-        const title = `${c.card.name} (${c.card.season_name})\n${c.card.text}`;
-        if (ok) {
-          return button(cls + " ssl-target", target, () => send({ kind: "contract", good: single, index: c.index }),
-            inner, tip(title, target));
+        const title = `${c.card.name} (${c.card.season_name})\n${c.card.text}${ruleOf(c.card)}`;
+        if (target) {
+          return button(cls + " ssl-target", target.text, () => send(target.msg), inner, tip(title, target));
         }
-        const truckTo = truckSel && act ? `truck ${truckSel.good} ${truckSel.k} ${c.index}` : null;
-        if (truckTo && legal.has(truckTo)) {
-          const sel = truckSel;
-          return button(cls + " ssl-target", truckTo,
-            () => send({ kind: "truck", good: sel.good, from: sel.k, to: c.index }), inner,
-            tip(title, truckTo));
+        const truckTo = truckSel && act ? find({ kind: "truck", good: truckSel.good, from: truckSel.k, to: c.index }) : null;
+        if (truckTo) {
+          return button(cls + " ssl-target", truckTo.text, () => send(truckTo.msg), inner, tip(title, truckTo));
         }
         return el("div", { class: cls, title }, inner);
       });
@@ -733,31 +742,30 @@ function render({ model, el: host }) {
                 : null,
             ];
             const cls = "ssl-chip ssl-season-" + c.season + (hlCards.has(c.id) ? " ssl-recent" : "");
-            const title = `${c.name} (${c.season_name})\n${c.text}`;
-            if (act && single && c.kind === "merchant" && c.good === single && legal.has(`sell ${single}`)) {
-              return button(cls + " ssl-target", `sell ${single}`, () => send({ kind: "sell", good: single }), inner,
-                tip(title, `sell ${single}`));
-            }
-            if (act && single && c.kind === "delivery" && c.good === single && legal.has(`deliver ${single}`)) {
-              return button(cls + " ssl-target", `deliver ${single}`, () => send({ kind: "deliver", good: single }),
-                inner, tip(title, `deliver ${single}`));
+            const title = `${c.name} (${c.season_name})\n${c.text}${ruleOf(c)}`;
+            const sale = act && single && c.kind === "merchant" && c.good === single
+              ? find({ kind: "sell", good: single }) : null;
+            if (sale) return button(cls + " ssl-target", sale.text, () => send(sale.msg), inner, tip(title, sale));
+            const delivery = act && single && c.kind === "delivery" && c.good === single
+              ? find({ kind: "deliver", good: single }) : null;
+            if (delivery) {
+              return button(cls + " ssl-target", delivery.text, () => send(delivery.msg), inner, tip(title, delivery));
             }
             return el("span", { class: cls, title }, inner);
           }),
         ]),
       );
-      const store = (place, info, title, verb) => {
-        const target = act && single ? `${verb} ${single}` : null;
-        const drop = target && legal.has(target);
+      const store = (place, info, title) => {
+        const drop = !act || !single ? null
+          : find(place === "warehouse" ? { kind: "store", good: single } : { kind: "keep", good: single });
         const cells = [];
         for (let k = 0; k < Math.max(info.cap, info.goods.length); k++) {
           const g = info.goods[k];
-          const take = g !== undefined ? `take ${g} ${place}` : null;
+          const take = g !== undefined && act && !drop ? find({ kind: "take", good: g, source: place }) : null;
           if (g === undefined) cells.push(el("span", { class: "ssl-slot ssl-slot-store" }));
-          else if (act && !drop && legal.has(take)) {
-            const label = (dock.take_labels || {})[take] || take;
-            cells.push(button("ssl-cube-btn ssl-legal", label, () => send({ kind: "take", good: g, source: place }),
-              [cube(g)], tip(label, take)));
+          else if (take) {
+            const label = (dock.take_labels || {})[take.text] || take.text;
+            cells.push(button("ssl-cube-btn ssl-legal", label, () => send(take.msg), [cube(g)], tip(label, take)));
           } else cells.push(cube(g));
         }
         const inner = [
@@ -765,15 +773,14 @@ function render({ model, el: host }) {
           el("span", { class: "ssl-store-cells" }, cells),
         ];
         if (drop) {
-          const msg = place === "warehouse" ? { kind: "store", good: single } : { kind: "keep", good: single };
-          return button("ssl-store ssl-target", target, () => send(msg), inner, tip(target, target));
+          return button("ssl-store ssl-target", drop.text, () => send(drop.msg), inner, tip(drop.text, drop));
         }
         return el("div", { class: "ssl-store" + (info.cap ? "" : " ssl-none") }, inner);
       };
       const warehouse = s.warehouse.has
-        ? store("warehouse", s.warehouse, L.warehouse, "store")
+        ? store("warehouse", s.warehouse, L.warehouse)
         : el("div", { class: "ssl-store ssl-none" }, [el("span", { class: "ssl-store-label", text: L.no_warehouse })]);
-      const hall = store("hall", s.hall, L.hall, "keep");
+      const hall = store("hall", s.hall, L.hall);
       return el(
         "section",
         {

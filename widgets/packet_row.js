@@ -169,7 +169,7 @@ function render({ model, el: host }) {
     }
     function card(info, extra = {}) {
       const cls = `prb-card prb-b-${info.board} prb-k-${info.kind}` + (info.start ? " prb-start" : "") + (extra.cls ? " " + extra.cls : "");
-      const title = `${info.name}\n${info.text}` + (extra.hint ? `\n\n${extra.hint}` : "");
+      const title = `${info.name}\n${info.text}` + (info.rule ? `\n\n${info.rule}` : "") + (extra.hint ? `\n\n${extra.hint}` : "");
       const inner = [cardHead(info), el("div", { class: "prb-card-body" }, cardBody(info))];
       if (extra.onclick) return button(cls + " prb-clickable", extra.label || info.name, extra.onclick, inner, title);
       return el("div", { class: cls, title }, inner);
@@ -294,7 +294,8 @@ function render({ model, el: host }) {
       el("ol", { class: "prb-lentries" }, m.log.map((e) => el("li", { class: "prb-lentry" + (e.newest ? " prb-newest" : "") }, [
         el("div", { class: "prb-lhead" }, [
           e.actor !== null && e.actor !== undefined ? pawn(e.actor, "prb-small-pawn") : null,
-          e.action ? el("code", { text: e.action }) : el("span", { class: "prb-small", text: L.log_start }),
+          e.action ? el("code", { class: "prb-log-action", text: e.phrase || e.action, title: e.action })
+            : el("span", { class: "prb-small", text: L.log_start }),
         ]),
         ...e.texts.map((t) => el("div", { class: "prb-ltext", text: t })),
       ]))),
@@ -318,8 +319,9 @@ function render({ model, el: host }) {
         hand = el("div", { class: "prb-small", text: L.hand_empty });
       } else {
         hand = s.hand.map((info, i) => {
-          if (mine && info.cash) {
-            return card(info, { cls: "prb-small-card prb-legal", label: `cash ${info.value}`, hint: `cash ${info.value}`,
+          const cash = mine && info.cash ? m.cash.find((c) => c.value === info.value) : null;
+          if (cash) {  // the model's cash action (its notation as the label): the page writes no notation
+            return card(info, { cls: "prb-small-card prb-legal", label: cash.action, hint: cash.action,
               onclick: () => send({ kind: "cash", value: info.value }) });
           }
           if (mine && info.usable) {

@@ -72,7 +72,10 @@ function render({ model, el }) {
     b.dataset.ply = item.p;
     b.dataset.round = item.r;
     const who = chance ? labels().chance || "Chance" : seatOf(item.s).name;
-    b.title = `${item.p}. ${who}: ${item.a}` + (item.g ? ` ${item.g}` : "") + (item.c ? `\n${item.c}` : "");
+    const shown = item.t || item.a; // the move as a phrase (card, price); its notation on hover
+    b.title = `${item.p}. ${who}: ${shown}` + (item.t ? ` [${item.a}]` : "") + (item.g ? ` ${item.g}` : "") +
+      (item.c ? `\n${item.c}` : "");
+    b.dataset.notation = item.a;
     let mark;
     if (chance) {
       mark = node("span", "ssl-t-die", "⚄");
@@ -80,7 +83,7 @@ function render({ model, el }) {
       mark = node("span", "ssl-t-dot");
       mark.style.background = seatOf(item.s).colour;
     }
-    b.append(mark, node("span", "ssl-t-act", item.a));
+    b.append(mark, node("span", "ssl-t-act", shown));
     if (item.g) b.append(node("span", "ssl-t-glyph", item.g));
     b.addEventListener("click", () => goto(item.i));
     return b;

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine.i18n import load_messages, messages
+from .rules import card_rule
 
 load_messages("speicherstadt_cards")
 
@@ -66,6 +67,7 @@ def card_info(state: Any, card_id: str, lang: str = "en") -> dict[str, Any]:
         "season": season,
         "season_name": _t("season", season, lang) if messages.has("season", season) else season,
         "text": card_text(state, card_id, lang),
+        "rule": card_rule(state, card.kind, lang),  # the rule it belongs to (hover text; ui/rules.py)
         "badge": _badge(card),
         "good": card.good,
         "goods": list(card.goods),
@@ -73,10 +75,13 @@ def card_info(state: Any, card_id: str, lang: str = "en") -> dict[str, Any]:
 
 
 def card_kinds(state: Any, lang: str = "en") -> list[dict[str, Any]]:
-    """One card of each kind that has a text, in catalogue order: what the rules panel lists (the "card_kinds"
-    capability of Die Speicherstadt)."""
+    """One card of each kind in play that has a text, in catalogue order: what the rules panel lists (the
+    "card_kinds" capability of Die Speicherstadt; an expansion's kinds only when it is on)."""
     seen: dict[str, dict[str, Any]] = {}
+    expansion = getattr(state, "expansion", None)
     for card in state.cat.cards:
+        if card.expansion not in (None, expansion):
+            continue  # an expansion's card in a game without it
         if card.kind not in seen:
             info = card_info(state, card.id, lang)
             if info["text"]:

@@ -10,6 +10,7 @@ model has none of these keys and is exactly what it was before the expansion.
 
 from __future__ import annotations
 
+import contextlib
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -200,7 +201,12 @@ def _log(states: Sequence[Any], lang: str) -> list[dict[str, Any]]:
         if not texts and not s.last_action:
             continue
         actor = shown[k - 1].to_move if k > 0 and s.last_action else None
-        out.append({"action": s.last_action, "actor": actor, "texts": texts, "newest": k == len(shown) - 1})
+        entry = {"action": s.last_action, "actor": actor, "texts": texts, "newest": k == len(shown) - 1}
+        if k > 0 and s.last_action and hasattr(shown[k - 1], "phrase_action"):
+            # the move with card and price, the notation on hover; a position that cannot phrase it: the notation alone
+            with contextlib.suppress(ValueError, KeyError, IndexError, AttributeError):
+                entry["phrase"] = shown[k - 1].phrase_action(s.last_action, lang)
+        out.append(entry)
     return out
 
 
@@ -375,6 +381,9 @@ def board_model(state: Any, lang: str = "en", seat: int | None = None, log: Iter
         "can_act": can_act,
         "prompt": _prompt(state, lang, seat),
         "legal": legal,
+        # each legal action as the click that makes it (the grammar's fields) with its notation: the page finds a
+        # click's action here and never writes notation itself
+        "actions": [{"msg": state.notation.grammar.fields_of(a), "text": str(a)} for a in acts],
         "explain": _explanations(state, legal, lang),
         "goods": _goods(state, lang),
         "seats": [_seat_area(state, i, lang, tokens[i], winners, acts) for i in range(state.n_players)],
@@ -488,11 +497,11 @@ def _kai_model(state: Any, lang: str, acts: Sequence[Action], tokens: list[dict[
             "buy_label": _t("ui", "buy", lang, price=price) if current else "",
         })
     buttons = []
-    for verb, key in (("break", "kai_break"), ("stop", "kai_stop"), ("double", "kai_double"),
-                      ("insure", "kai_insure"), ("buy free", "kai_free")):
-        if verb in legal_set:
-            buttons.append({"kind": "buyfree" if verb == "buy free" else verb, "action": verb,
-                            "label": _kai_button(state, key, lang)})
+    by_click = {state.notation.grammar.fields_of(a)["kind"]: a for a in acts}  # the grammar's click of each action
+    for kind, key in (("break", "kai_break"), ("stop", "kai_stop"), ("double", "kai_double"),
+                      ("insure", "kai_insure"), ("buyfree", "kai_free")):
+        if kind in by_click:
+            buttons.append({"kind": kind, "action": str(by_click[kind]), "label": _kai_button(state, key, lang)})
     if state.phase in ("spy", "fire") and "pass" in legal_set:
         buttons.append({"kind": "pass", "action": "pass", "label": _t("ui", f"kai_{state.phase}_pass", lang)})
     hint = ""

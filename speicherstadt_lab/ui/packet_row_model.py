@@ -11,36 +11,26 @@ The viewer is ``seat`` when given, otherwise the seat to move (hot-seat play).
 
 from __future__ import annotations
 
-import math
+import contextlib
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ..engine.actions import Action
 from ..engine.i18n import LANGS, load_messages, messages
 from ..games.packet_row.catalog import BOARDS
+from ..games.packet_row.grammar import GRAMMAR
 from ..games.packet_row.render import SEAT_COLOURS
 from . import clicks
-from .clicks import click_kind
-from .model import SHAPES, ink, short_labels, show_value
+from .model import SHAPES, ink, short_labels
+from .rules import card_rule
 
 load_messages("packet_row")
 load_messages("packet_row_ui")
 
 MODEL_FORMAT = "speicherstadt-lab/packet-row-board/1"
 LOG_SIZE = 8  # transitions shown in the event log
-MAX_INT = 99  # no number in a click is larger
-MAX_PARTS = 12  # no list in a fulfil click is longer
-CLICK_FIELDS: dict[str, tuple[str, ...]] = {
-    "choose": ("board",),
-    "take": ("board", "supply", "slot"),
-    "decline": (),
-    "pass": (),
-    "done": (),
-    "cash": ("value",),
-    "fulfil": ("contracts", "ships", "goods"),
-}
+CLICK_FIELDS: dict[str, tuple[str, ...]] = GRAMMAR.click_fields  # the click kinds and their fields (the grammar's)
 KINDS = tuple(CLICK_FIELDS)
-SUPPLIES = ("current", "future")
 DEST_CODES = {"gb": "GB", "fr": "FR", "nl": "NL", "se": "SE", "es": "ES", "de": "DE"}
 
 
@@ -98,6 +88,7 @@ def card_info(state: Any, card_id: str, lang: str = "en") -> dict[str, Any]:
         "board": c.board,
         "cost": c.cost if c.kind in ("goods", "gold", "building") else 0,
         "text": card_text(state, c.id, lang),
+        "rule": card_rule(state, c.kind, lang),  # the rule it belongs to (hover text; ui/rules.py)
     }
     if c.kind == "building":
         info["vp"] = c.vp
@@ -309,7 +300,12 @@ def _log(states: Sequence[Any], lang: str) -> list[dict[str, Any]]:
         if not texts and not s.last_action:
             continue
         actor = shown[k - 1].to_move if k > 0 and s.last_action else None
-        out.append({"action": s.last_action, "actor": actor, "texts": texts, "newest": k == len(shown) - 1})
+        entry = {"action": s.last_action, "actor": actor, "texts": texts, "newest": k == len(shown) - 1}
+        if k > 0 and s.last_action and hasattr(shown[k - 1], "phrase_action"):
+            # the move with card and price, the notation on hover; a position that cannot phrase it: the notation alone
+            with contextlib.suppress(ValueError, KeyError, IndexError, AttributeError):
+                entry["phrase"] = shown[k - 1].phrase_action(s.last_action, lang)
+        out.append(entry)
     return out
 
 
@@ -421,85 +417,10 @@ class ClickError(clicks.ClickError):
     TABLE = "pru_click"
 
 
-def _int(v: Any, field: str) -> int:
-    if isinstance(v, bool) or not isinstance(v, int | float) or (isinstance(v, float) and (
-            not math.isfinite(v) or not v.is_integer())) or not 0 <= v <= MAX_INT:
-        raise ClickError("int", field=field, top=MAX_INT, got=show_value(v))
-    return int(v)
+def click_to_action(state: Any, msg: Any) -> Action:
+    """The canonical action of a browser click, or :class:`ClickError` naming the field at fault.
 
-
-def _choice(v: Any, field: str, allowed: Sequence[str]) -> str:
-    if not isinstance(v, str) or v not in allowed:
-        raise ClickError("choice", field=field, allowed=", ".join(allowed), got=show_value(v))
-    return v
-
-
-def _list(v: Any, field: str) -> list[Any]:
-    if not isinstance(v, list | tuple) or len(v) > MAX_PARTS:
-        raise ClickError("list", field=field, top=MAX_PARTS, got=show_value(v))
-    return list(v)
-
-
-def _object(v: Any, field: str, required: str, optional: str) -> dict[str, Any]:
-    if not isinstance(v, dict):
-        raise ClickError("object", field=field, got=show_value(v))
-    if required not in v:
-        raise ClickError("missing", kind=field, field=required)
-    for f in v:
-        if f not in (required, optional):
-            raise ClickError("extra", kind=field, field=f if isinstance(f, str) else show_value(f))
-    return v
-
-
-def _card_id(state: Any, v: Any, field: str, kinds: Sequence[str]) -> str:
-    card = state.cat.by_id.get(v) if isinstance(v, str) else None
-    if card is None or card.kind not in kinds:
-        raise ClickError("card", field=field, kinds=", ".join(kinds), got=show_value(v))
-    return str(v)
-
-
-def click_to_action(state: Any, msg: Any) -> str:
-    """The notation text of a browser click, or :class:`ClickError` naming the field at fault.
-
-    Checks only the message's shape (kind, fields, types, ranges, ids of this catalogue); the rules judge it.
+    Checks only the message's shape by Packet Row's grammar (kind, fields, types, ranges, ids of this catalogue);
+    the rules judge it.
     """
-    kind = click_kind(msg, CLICK_FIELDS, ClickError)
-    if kind in ("decline", "pass", "done"):
-        return kind
-    if kind == "choose":
-        return f"choose {_choice(msg['board'], 'board', BOARDS)}"
-    if kind == "take":
-        board = _choice(msg["board"], "board", BOARDS)
-        supply = _choice(msg["supply"], "supply", SUPPLIES)
-        slot = _int(msg["slot"], "slot")
-        return f"take {board} {slot}" if supply == "current" else f"take {board} future {slot}"
-    if kind == "cash":
-        return f"cash {_int(msg['value'], 'value')}"
-    return _fulfil_click(state, msg)
-
-
-def _fulfil_click(state: Any, msg: dict[str, Any]) -> str:
-    cat = state.cat
-    dests = [d.id for d in cat.dests]
-    goods = [g.id for g in cat.goods]
-    contracts = _list(msg["contracts"], "contracts")
-    ships = _list(msg["ships"], "ships")
-    uses = _list(msg["goods"], "goods")
-    for name, v in (("contracts", contracts), ("ships", ships), ("goods", uses)):
-        if not v:
-            raise ClickError("empty", field=name)
-    words = [_card_id(state, c, f"contracts[{k}]", ("contract",)) for k, c in enumerate(contracts)]
-    for k, sh in enumerate(ships):
-        field = f"ships[{k}]"
-        sh = _object(sh, field, "dest", "captain")
-        words += ["ship", _choice(sh["dest"], field + ".dest", dests)]
-        if sh.get("captain") is not None:
-            words += ["captain", _choice(sh["captain"], field + ".captain", dests)]
-    words.append("goods")
-    for k, u in enumerate(uses):
-        field = f"goods[{k}]"
-        u = _object(u, field, "card", "merchant")
-        words.append(_card_id(state, u["card"], field + ".card", ("goods", "gold")))
-        if u.get("merchant") is not None:
-            words += ["merchant", _choice(u["merchant"], field + ".merchant", goods)]
-    return "fulfil " + " ".join(words)
+    return clicks.click_to_action(state, msg, ClickError)

@@ -14,9 +14,11 @@ from typing import Any
 from ...engine.actions import Action
 from ...engine.i18n import LANGS, load_messages, messages
 from .catalog import BOARDS
+from .grammar import GRAMMAR
 from .state import CAPABILITIES, State
 
 load_messages("packet_row_explain")
+load_messages("packet_row_phrases")
 
 Part = tuple[str, dict[str, Any]]
 
@@ -203,7 +205,46 @@ def _done(state: State, a: Action, after: State) -> list[Part]:
 
 _EXPLAINERS = {"choose": _choose, "take": _take, "decline": _decline, "pass": _pass, "cash": _cash,
                "fulfil": _fulfil, "done": _done}
+GRAMMAR.covers("explanations", _EXPLAINERS)  # every verb of the grammar is explained
 
 CAPABILITIES["explain"] = explain_action
 
-__all__ = ["explain_action", "explain_actions"]
+
+# ---- moves as short phrases ----------------------------------------------------------------------
+
+
+def phrase_action(state: State, action: Action | str, lang: str = "en") -> str:
+    """``action`` taken in ``state`` as a short phrase with its card and price ("take the Bank for $4" /
+    "Karte: Bank für $4"), for move lists and logs; templates ``[pr_phrase.KEY]``."""
+    if lang not in LANGS:
+        raise ValueError(f"language must be one of {LANGS}, not {lang!r}")
+    a = state.parse_action(action)
+    key, args = _PHRASES[a.kind](state, a)
+    named = {k: _names(state, "board", v, lang) if k.startswith("board") else v for k, v in args.items()}
+    return messages.text("pr_phrase", key, lang, named, state)
+
+
+def _ph_take(state: State, a: Action) -> Part:
+    nt = state.nt
+    b = nt.board_index[a.args[0]]
+    future = a.args[1] == "future"
+    c = (state.future if future else state.current)[b][a.args[-1]]
+    cost = nt.cost[c]
+    key = ("take_future" if future else "take") + ("" if cost else "_free")
+    return (key, {"card": nt.ids[c], "cost": cost})
+
+
+def _ph_fulfil(state: State, a: Action) -> Part:
+    nt = state.nt
+    contracts, _ships, _uses = nt.fulfil_of.get(a.text) or nt.fulfil_of[nt.parse(a.text).text]
+    return ("fulfil", {"cards": [nt.ids[c] for c in contracts], "pays": sum(nt.pays[c] for c in contracts)})
+
+
+_PHRASES = {"choose": lambda s, a: ("choose", {"board": a.args[0]}), "take": _ph_take,
+            "decline": lambda s, a: ("decline", {"board": BOARDS[s.board]}),
+            "pass": lambda s, a: ("pass", {}), "cash": lambda s, a: ("cash", {"value": a.args[0]}),
+            "fulfil": _ph_fulfil, "done": lambda s, a: ("done", {})}
+
+CAPABILITIES["phrase"] = phrase_action
+
+__all__ = ["explain_action", "explain_actions", "phrase_action"]

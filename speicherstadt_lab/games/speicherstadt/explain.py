@@ -15,9 +15,11 @@ from typing import Any
 from ...engine.actions import Action
 from ...engine.i18n import LANGS, load_messages, messages
 from . import kaispeicher as kai_rules
+from .grammar import GRAMMAR
 from .state import CAPABILITIES, Seat, State
 
 load_messages("speicherstadt_explain")
+load_messages("speicherstadt_phrases")
 
 Part = tuple[str, dict[str, Any]]  # (template key, arguments)
 
@@ -442,7 +444,122 @@ _EXPLAINERS: dict[str, Callable[[State, Action], list[Part]]] = {
     "smuggle": _smuggle,
     "truck": _truck,
 }
+GRAMMAR.covers("explanations", _EXPLAINERS)  # every verb of the grammar is explained
 
 CAPABILITIES["explain"] = explain_action
 
-__all__ = ["explain_action", "explain_actions"]
+
+# ---- moves as short phrases ----------------------------------------------------------------------
+
+
+def phrase_action(state: State, action: Action | str, lang: str = "en") -> str:
+    """``action`` taken in ``state`` as a short phrase with its card and price ("buy the Vulcanizer for 3
+    coins" / "Kauf: Vulkaniseur für 3 Münzen"), for move lists and logs; templates ``[phrase.KEY]``."""
+    if lang not in LANGS:
+        raise ValueError(f"language must be one of {LANGS}, not {lang!r}")
+    a = state.parse_action(action)
+    phrase = _PHRASES.get(a.kind)
+    if phrase is None:
+        return str(a)
+    key, args = phrase(state, a)
+    return messages.text("phrase", key, lang, args, state)
+
+
+def _ph_place(state: State, a: Action) -> Part:
+    space = a.args[0]
+    grey = _grey_next(state, state.to_move)
+    return ("place_grey" if grey else "place",
+            {"card": _cid(state, state.offer_idx[space]), "price": len(state.columns[space]) + 1})
+
+
+def _ph_buy(state: State, a: Action) -> Part:
+    ci, _seat, price, _cargo, _reserved = _offer_now(state)
+    return ("buy_free" if a.args == ("free",) else "buy", {"card": _cid(state, ci), "price": price})
+
+
+def _ph_pass(state: State, a: Action) -> Part:
+    if state.phase == "spy":
+        return ("pass_spy", {})
+    if state.phase == "fire":
+        return ("pass_fire", {"card": _fire_now(state)[0].id})
+    ci, _seat, price, _cargo, _reserved = _offer_now(state)
+    return ("pass", {"card": _cid(state, ci), "price": price})
+
+
+def _ph_fire(key: str) -> Callable[[State, Action], Part]:
+    def phrase(state: State, a: Action) -> Part:
+        card, seat_i, _strength = _fire_now(state)
+        args: dict[str, Any] = {"card": card.id}
+        if key == "insure":
+            args["cost"] = state.cat.cards[_has_card(state, state.seats[seat_i], "insurance")].cost
+        return (key, args)
+    return phrase
+
+
+def _ph_contract(state: State, a: Action) -> Part:
+    good, k = a.args
+    _i, seat = _loading(state)
+    ci, placed = seat.contracts[k]
+    card = state.cat.cards[ci]
+    return ("contract", {"good": good, "goods": list(card.goods), "placed": len(placed) + 1, "total": len(card.goods)})
+
+
+def _ph_sell(state: State, a: Action) -> Part:
+    good = a.args[0]
+    _i, seat = _loading(state)
+    merchant = state.owned_card(seat, "merchant", good)
+    return ("sell", {"good": good, "card": _cid(state, merchant), "coins": seat.sells[state.notation.order[good]]})
+
+
+def _ph_deliver(state: State, a: Action) -> Part:
+    good = a.args[0]
+    _i, seat = _loading(state)
+    building = state.owned_card(seat, "delivery", good)
+    return ("deliver", {"good": good, "card": _cid(state, building),
+                        "points": seat.delivers[state.notation.order[good]]})
+
+
+def _ph_done(state: State, a: Action) -> Part:
+    if state.dock:
+        return ("done_expire", {"goods": _goods(state, state.dock), "n": len(state.dock)})
+    return ("done", {})
+
+
+def _ph_smuggle(state: State, a: Action) -> Part:
+    j, _k, good = a.args
+    return ("smuggle", {"good": good, "seat": j})
+
+
+def _ph_truck(state: State, a: Action) -> Part:
+    good, k1, k2 = a.args
+    return ("truck", {"good": good, "k1": k1, "k2": k2})
+
+
+_PHRASES: dict[str, Callable[[State, Action], Part]] = {
+    "place": _ph_place,
+    "reserve": lambda s, a: ("reserve", {"card": _cid(s, s.kai.top[a.args[0]])}),
+    "break": lambda s, a: ("break", {}),
+    "stop": lambda s, a: ("stop", {}),
+    "spy": lambda s, a: ("spy", {"seat": kai_rules.owner(s.columns[a.args[2]][a.args[3]]),
+                                 "card_other": _cid(s, s.offer_idx[a.args[2]])}),
+    "buy": _ph_buy,
+    "pass": _ph_pass,
+    "double": _ph_fire("double"),
+    "insure": _ph_fire("insure"),
+    "contract": _ph_contract,
+    "sell": _ph_sell,
+    "store": lambda s, a: ("store", {"good": a.args[0]}),
+    "keep": lambda s, a: ("keep", {"good": a.args[0]}),
+    "take": lambda s, a: ("take_" + a.args[1], {"good": a.args[0]}),
+    "convert": lambda s, a: ("convert", {"goods": list(a.args[:-2]), "good": a.args[-1]}),
+    "hallsell": lambda s, a: ("hallsell", {"goods": list(a.args)}),
+    "done": _ph_done,
+    "deliver": _ph_deliver,
+    "auction": lambda s, a: ("auction", {"good": a.args[0]}),
+    "smuggle": _ph_smuggle,
+    "truck": _ph_truck,
+}
+
+CAPABILITIES["phrase"] = phrase_action
+
+__all__ = ["explain_action", "explain_actions", "phrase_action"]

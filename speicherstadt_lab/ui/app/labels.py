@@ -33,6 +33,8 @@ class Labels:
         self._relabel()
         with self._lock:
             self.tree.seats = self._tree_seats()
+            self._tree_nodes = -1  # the moves' phrases are in the language: the tree is sent again
+            self._show_tree()
             self._show_nav()
             self._show_panels()
             self._show_whatif()
@@ -86,6 +88,7 @@ class Labels:
         if self.tutorial_button.value:
             self._show_page()
         self._show_rules()
+        self._relabel_classroom()
         self._show_flags()
         self._show_seat_controls()
 

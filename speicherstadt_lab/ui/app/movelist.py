@@ -65,14 +65,15 @@ def step_of(msg: Any) -> str:
     return to
 
 
-def tree_data(record: GameRecord, ident: Callable[[Node], int]) -> dict[str, Any]:
+def tree_data(record: GameRecord, ident: Callable[[Node], int], lang: str | None = None) -> dict[str, Any]:
     """The move tree for the view: ``{"root": id, "c": comment?, "line": [item, ...]}``, where each item is
 
     ``i`` id, ``p`` ply, ``r`` the round the move was made in, ``s`` the seat (None for a chance node), ``a`` the
     action (a chance node's text starts with "~"), and where they apply: ``h`` a round head before the item
     ("round": the round's first move, "more": the round goes on after a variation or starts a variation within
     it), ``k`` "chance", ``f`` and ``g`` the review's flag and glyph, ``c`` the comment, ``v`` the variations
-    (lines of items) that replace this move."""
+    (lines of items) that replace this move; with ``lang``, ``t`` the move as a phrase in it (card and price,
+    :func:`move_phrase`; the notation ``a`` is then the hover text)."""
 
     def item(node: Node, first: bool) -> dict[str, Any]:
         parent = node.parent
@@ -85,6 +86,8 @@ def tree_data(record: GameRecord, ident: Callable[[Node], int]) -> dict[str, Any
             out["h"] = "more"
         if node.chance is not None:
             out["k"] = "chance"
+        elif lang is not None and node.action:
+            out["t"] = move_phrase(node, lang)
         ann = node.annotations.get(REVIEW_KEY)
         flag = ann.get("flag") if isinstance(ann, dict) else None
         if flag in GLYPHS:
@@ -115,6 +118,19 @@ def tree_data(record: GameRecord, ident: Callable[[Node], int]) -> dict[str, Any
     if root.comment:
         out["c"] = root.comment
     return out
+
+
+def move_phrase(node: Node, lang: str) -> str:
+    """The move into ``node`` as a short phrase in ``lang`` (the game's "phrase" capability, from the position
+    before it), else its notation; a chance node's text as it is."""
+    parent = node.parent
+    action = node.action or ""
+    if parent is None or node.chance is not None or not hasattr(parent.state, "phrase_action"):
+        return action
+    try:
+        return str(parent.state.phrase_action(action, lang))
+    except (ValueError, KeyError, IndexError, AttributeError):  # a game without phrases for this kind of move
+        return action
 
 
 def tree_seats(state: Any, lang: str) -> list[dict[str, str]]:

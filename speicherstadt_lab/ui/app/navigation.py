@@ -11,18 +11,19 @@ import pandas as pd
 
 from ...records import Node
 from ..model import LOG_SIZE, show_value
-from .movelist import tree_data
+from .movelist import move_phrase, tree_data
 from .texts import TEXTS, text
 
 EXPLAIN_ROWS = 8
 
 
-def log_history(path: list[Node]) -> list[Any]:
-    """The states before the last node of ``path`` that the board's event log tells from, oldest first. A chance
-    step keeps the public position and its events, so it stands in for the node it rearranges: the log tells
+def log_history(path: list[Node], size: int = LOG_SIZE) -> list[Any]:
+    """The ``size`` states before the last node of ``path`` that the board's event log tells from, oldest first
+    (the board's own log size: each entry then has the state before it, to name its seat and phrase its move). A
+    chance step keeps the public position and its events, so it stands in for the node it rearranges: the log tells
     each move once, and names the seat that made it."""
     kept = [n for k, n in enumerate(path) if k + 1 == len(path) or path[k + 1].chance is None]
-    return [n.state for n in kept[-(LOG_SIZE + 1):-1]]
+    return [n.state for n in kept[-(size + 1):-1]]
 
 
 class Navigation:
@@ -88,7 +89,7 @@ class Navigation:
         """Put ``node`` on the board and bring every view along (call with the lock held)."""
         self.node = node
         path = self.record.path_to(node)
-        self.board.show(node.state, log_history(path))
+        self.board.show(node.state, log_history(path, getattr(self.board, "log_size", LOG_SIZE)))
         self._last_show = time.monotonic()
         self._show_nav(path)
         self._show_tree()
@@ -101,6 +102,10 @@ class Navigation:
         if hasattr(self, "live"):
             self._schedule_live()
         self._show_whatif()
+        if hasattr(self, "rules_button"):
+            self._show_rules()  # its game and phase (redrawn only when they change)
+        if hasattr(self, "share_button"):
+            self._show_share()  # the link of what is on screen (while the share box is open)
 
     def _show_nav(self, path: list[Node] | None = None) -> None:
         node = self.node
@@ -135,7 +140,7 @@ class Navigation:
     def _tree_data(self) -> dict[str, Any]:
         """The tree for the view: the main line, each item with its round, glyph, comment and variations
         (:func:`~.movelist.tree_data`)."""
-        return tree_data(self.record, self._id)
+        return tree_data(self.record, self._id, self.lang_code)
 
     def _show_panels(self) -> None:
         """The bot's reasons for the move on the board, if a bot made it."""
@@ -148,13 +153,17 @@ class Navigation:
         kind, df = got
         node = self.node
         seat = node.parent.state.seat_name(node.actor, lang) if node.parent is not None else ""
-        head = html.escape(text(lang, "why", seat=seat, action=node.action or ""))
+        head = html.escape(text(lang, "why", seat=seat, action=move_phrase(node, lang)))
+        before = node.parent.state if node.parent is not None else None
         cols, intro = _explain_columns(kind, df, node.state.game, lang)
         rows = []
         for _, r in df.head(EXPLAIN_ROWS).iterrows():
             cells = []
             for key, _, fmt, _tip in cols:
                 v = r[key]
+                if key == "action" and before is not None and hasattr(before, "phrase_action"):
+                    cells.append(f'<td title="{html.escape(str(v))}">{html.escape(_phrase(before, v, lang))}</td>')
+                    continue
                 cells.append(f'<td class="{"num" if key != "action" else ""}">'
                              f'{html.escape(fmt.format(v) if pd.notna(v) else "–")}</td>')
             chosen = ' class="ssl-chosen"' if r["action"] == node.action else ""
@@ -164,6 +173,14 @@ class Navigation:
         self.explanation.value = (f'<div class="ssl-why">{head}</div>'
                                   f'<div class="ssl-explain-intro">{html.escape(intro)}</div>'
                                   f'<table><tr>{header}</tr>{"".join(rows)}</table>{more}')
+
+
+def _phrase(state: Any, action: Any, lang: str) -> str:
+    """A bot's candidate move in ``state`` as a phrase (its notation if the game has none for it)."""
+    try:
+        return str(state.phrase_action(action, lang))
+    except (ValueError, KeyError, IndexError, AttributeError):
+        return str(action)
 
 
 def _explain_columns(kind: str, df: pd.DataFrame, game: str, lang: str
