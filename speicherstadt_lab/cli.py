@@ -92,6 +92,20 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("--no-progress", action="store_true", help="no progress bar")
     v.set_defaults(run=_cmd_intervals)
 
+    z = sub.add_parser("puzzles", help="mine verified puzzles from self-play games into a puzzle file (JSON)")
+    z.add_argument("--game", default="speicherstadt", help="the game (default speicherstadt)")
+    z.add_argument("--expansion", choices=["kaispeicher"], default=None, help="with an expansion")
+    z.add_argument("--players", default="2,3,4", help="player counts, comma separated (default 2,3,4)")
+    z.add_argument("--games", type=int, default=20, help="self-play games to mine (default 20)")
+    z.add_argument("--seed", type=int, default=0, help="the first game's seed (default 0)")
+    z.add_argument("--decisions", type=int, default=30, help="decisions screened per game (default 30)")
+    z.add_argument("--rollouts", type=int, default=400, help="greedy play-outs per candidate move (default 400)")
+    z.add_argument("--out", type=Path, default=None,
+                   help="the puzzle file; puzzles already in it are kept (default: puzzles-VARIANT.json)")
+    z.add_argument("--processes", type=int, default=None,
+                   help="worker processes (default: the CPUs this process may use)")
+    z.set_defaults(run=_cmd_puzzles)
+
     c = sub.add_parser("cards", help="print a game's card reference (Markdown), or write every game's page")
     c.add_argument("--game", default="speicherstadt", help="the game (default speicherstadt)")
     c.add_argument("--write", type=Path, default=None, metavar="FOLDER",
@@ -220,6 +234,46 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     if args.csv is not None:
         print()
         print(f"wrote {len(df)} rows to {args.csv}")
+    return 0
+
+
+def _cmd_puzzles(args: argparse.Namespace) -> int:
+    from .puzzles import MineSettings, PuzzleError, merge, mine_game, read_puzzles, write_puzzles
+
+    info = _game_info(args)
+    _check_processes(args)
+    try:
+        players = tuple(int(x) for x in args.players.split(","))
+    except ValueError:
+        raise UsageError(f"--players: comma-separated numbers, not {args.players!r}") from None
+    for n in players:
+        if not info.min_players <= n <= info.max_players:
+            raise UsageError(f"--players: {info.title} is for {info.min_players} to {info.max_players} players")
+    if args.games < 1 or args.decisions < 1 or args.rollouts < 30:
+        raise UsageError("--games and --decisions: at least 1; --rollouts: at least 30")
+    out = args.out or Path(f"puzzles-{args.expansion or info.name}.json")
+    try:
+        kept = read_puzzles(out) if out.exists() else []
+    except PuzzleError as err:
+        raise UsageError(f"--out: {err}") from None
+    settings = MineSettings(game=info.name, expansion=args.expansion, players=players,
+                            decisions_per_game=args.decisions, verify_rollouts=args.rollouts)
+    seeds = range(args.seed, args.seed + args.games)
+    from concurrent.futures import ProcessPoolExecutor
+
+    from .resources import default_processes
+
+    n = args.processes or default_processes(args.games)
+    start = time.perf_counter()
+    before = len(kept)
+    # One game at a time into the file: a long run that is stopped keeps what it found.
+    with ProcessPoolExecutor(n) as pool:
+        for k, found in enumerate(pool.map(mine_game, [settings] * len(seeds), seeds)):
+            kept = merge(kept, found)
+            write_puzzles(kept, out)
+            print(f"game {k + 1}/{len(seeds)}: {len(found)} found, {len(kept)} in {out} "
+                  f"({time.perf_counter() - start:.0f} s)", flush=True)
+    print(f"{len(kept) - before} new puzzles from {args.games} games in {time.perf_counter() - start:.0f} s")
     return 0
 
 

@@ -1,0 +1,48 @@
+"""Hints: the preferred move from what the seat may see only, in words, with the lead's interval."""
+
+from __future__ import annotations
+
+import pytest
+
+import speicherstadt_lab as sl
+from speicherstadt_lab.bots import make_bot
+from speicherstadt_lab.hints import hint
+
+
+@pytest.fixture(scope="module")
+def packet_row_node() -> sl.Node:
+    bots = [make_bot("greedy", seed=s) for s in range(3)]
+    record = sl.record_game(sl.new_game("packet_row", players=3, seed=4), bots)
+    return record.mainline()[30]
+
+
+def test_a_hint_names_a_legal_move_and_explains_it(packet_row_node: sl.Node) -> None:
+    state = packet_row_node.state
+    h = hint(state)
+    legal = {str(a) for a in state.legal_actions()}
+    assert h.seat == state.to_move and h.action in legal and h.second in legal and h.action != h.second
+    assert h.lead_ci[0] <= h.lead <= h.lead_ci[1]
+    for lang, word in (("en", "Hint: "), ("de", "Tipp: ")):
+        text = h.text(lang)
+        assert text.startswith(word) and "{" not in text and f"{100 * h.lead:.0f}" in text
+        assert state.explain_action(h.action, lang) in text
+
+
+def test_a_hint_never_depends_on_what_the_seat_cannot_see(packet_row_node: sl.Node) -> None:
+    state = packet_row_node.state
+    decks = state.hidden_parts()["decks"]
+    board = next(b for b, cards in decks.items() if len(set(cards[:3])) > 1)
+    other = next(c for c in decks[board] if c != decks[board][0])
+    changed = packet_row_node.rearrange(decks={board: [other]}).state
+    assert changed.hidden_parts()["decks"][board][0] != decks[board][0]  # a different hidden order …
+    a, b = hint(state), hint(changed)
+    assert (a.action, a.second, a.lead, a.text("de")) == (b.action, b.second, b.lead, b.text("de"))  # … same hint
+
+
+def test_the_base_game_too_and_no_hint_after_the_end() -> None:
+    record = sl.record_game(sl.new_game(players=3, seed=2), [make_bot("greedy", seed=s) for s in range(3)])
+    state = record.mainline()[10].state
+    h = hint(state)
+    assert h.action in {str(a) for a in state.legal_actions()} and "Tipp" in h.text("de")
+    with pytest.raises(ValueError, match="nobody is to move"):
+        hint(record.mainline()[-1].state)
