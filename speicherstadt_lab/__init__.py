@@ -16,6 +16,7 @@ from typing import Any
 from .engine import Action, CatalogError, Event, GameState, IllegalAction, RecordError, Rng, ScenarioError, load_state
 from .engine import new_game as _new_game
 from .games.speicherstadt import Catalog, default_catalog, load_catalog, standard_deck
+from .lessons import Lesson, LessonError, lessons, load_lesson  # the function shadows the module's name on purpose
 
 __version__ = "0.1.0"
 
@@ -48,6 +49,8 @@ _LAZY = {
     "shipped_scenario": "scenarios",
     "shipped_scenarios": "scenarios",
     "card_table": "cardref",
+    "hint": "hints",
+    "load_puzzles": "puzzles",
 }
 
 
@@ -74,6 +77,8 @@ __all__ = [
     "GameState",
     "GreedyBot",
     "IllegalAction",
+    "Lesson",
+    "LessonError",
     "MCTSBot",
     "Node",
     "RandomBot",
@@ -86,7 +91,11 @@ __all__ = [
     "compare_lines",
     "default_catalog",
     "evaluate",
+    "hint",
+    "lessons",
     "load_catalog",
+    "load_lesson",
+    "load_puzzles",
     "load_scenario",
     "load_state",
     "make_bot",

@@ -140,9 +140,9 @@ GOODS_HELD = Metric("goods", "Goods held", "Waren im Besitz")
 
 OKABE_ITO = ("#D55E00", "#0072B2", "#009E73", "#E6B800", "#CC79A7")  # seat colours, colour-blind safe
 
-#: What a game plugin may offer besides its rules, each as a lazy "module:attribute" reference (imported on
-#: first use, so registering a game imports nothing heavy; a module starting with "." is relative to the game's
-#: ``module``, as in a relative import):
+#: What a game plugin may offer besides its rules, each as a lazy "module:attribute" (or "module") reference
+#: (imported on first use, so registering a game imports nothing heavy; a module starting with "." is relative to
+#: the game's ``module``, as in a relative import):
 CAPABILITIES = {
     "records": "a factory of the game's RecordSupport (speicherstadt_lab.records): set-up, hidden fields",
     "conformance": "conformance_adapter(**options) -> engine.conformance.ConformanceAdapter",
@@ -152,6 +152,9 @@ CAPABILITIES = {
     "chance": "an object with settling(state) and revealed(state): the chance steps the review measures luck at",
     "features": "seat_features(state) -> (names, rows): per-seat numbers of a position for a learned value model",
     "card_kinds": "card_kinds(state, lang) -> [{kind_name, name, text}]: what each kind of card does (rules panel)",
+    "grammar": "the game's action grammar (engine.grammar.Grammar), read with the state's ``notation`` as its context"
+               ": parsing, board clicks, written forms, the interop action catalogue",
+    "puzzles": "a module with THEMES (theme ids) and theme(state, action) -> theme id: what a puzzle is about",
     "scenario": "scenario_of(state, hidden=False) -> dict: the position as a scenario for new_game(game, scenario=...)"
                 "; with the record support's scenario_setup(scenario), records start there (and from_state anywhere)",
 }
@@ -188,7 +191,8 @@ class GameInfo:
         if ref is None:
             return None
         module, _, attr = ref.partition(":")
-        return getattr(importlib.import_module(module, package=self.module), attr)
+        found = importlib.import_module(module, package=self.module)
+        return getattr(found, attr) if attr else found  # "module" alone: the module itself
 
     def choices(self) -> tuple[Variant, ...]:
         """The variants a chooser offers (the game itself when it declares none)."""
@@ -204,6 +208,15 @@ def register_game(info: GameInfo) -> None:
     if unknown:
         raise ValueError(f"capabilities: unknown {sorted(unknown)}; known: {', '.join(CAPABILITIES)}")
     _GAMES[info.name] = info
+
+
+def grammar_of(game: str) -> Any:
+    """The action grammar a game declares (its "grammar" capability, ``engine/grammar.py``); ValueError naming the
+    game when it declares none."""
+    grammar = get_game(game).capability("grammar")
+    if grammar is None:
+        raise ValueError(f"grammar: {get_game(game).title} declares no action grammar (capability 'grammar')")
+    return grammar
 
 
 def ranks(state: GameState) -> list[int]:

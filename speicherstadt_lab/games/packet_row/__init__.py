@@ -28,9 +28,11 @@ register_game(
         },
         module=__name__,
         capabilities={
+            "grammar": ".grammar:GRAMMAR",
             "records": ".records:PacketRowRecords",
             "conformance": ".conformance:conformance_adapter",
             "metrics": ".metrics:seat_metrics",
+            "puzzles": ".puzzles",
             "features": ".features:seat_features",
             "heuristic": "speicherstadt_lab.bots.packet_row_greedy:PacketRowHeuristic",
             "board": "speicherstadt_lab.ui.packet_row_board:PacketRowBoard",

@@ -27,9 +27,11 @@ register_game(
         module=__name__,
         expansions=("kaispeicher",),
         capabilities={
+            "grammar": ".grammar:GRAMMAR",
             "records": ".records:SpeicherstadtRecords",
             "conformance": ".conformance:conformance_adapter",
             "metrics": ".metrics:seat_metrics",
+            "puzzles": ".puzzles",
             "chance": ".chance:SupplyChance",
             "features": ".features:seat_features",
             "card_kinds": "speicherstadt_lab.ui.cards:card_kinds",

@@ -32,9 +32,11 @@ from .. import board_for, charts
 from ..board import ASSETS
 from ..probe import Probe
 from .charts_panel import ChartsPanel
+from .classroom import Classroom
 from .jobs import Job
 from .jobs_panel import JobRunner
 from .labels import Labels
+from .lessons_panel import LessonsPanel
 from .live_panel import LivePanel
 from .movelist import MoveList, tree_labels
 from .navigation import Navigation
@@ -68,15 +70,16 @@ def variant_of(state: Any) -> str:
 
 
 class LabApp(Navigation, MoveList, SeatsPanel, Labels, JobRunner, ChartsPanel, LivePanel, WhatIfPanel, ReviewPanel,
-             RulesPanel, ScenarioPanel):
+             RulesPanel, ScenarioPanel, LessonsPanel, Classroom):
     """The analysis app. ``widget`` is the whole app; the controls are attributes (see the module doc).
 
     ``threaded=False`` runs long work in the calling thread (simple scripts); ``chart_delay`` is how long
-    the charts wait after the last move before they follow (0: at once).
+    the charts wait after the last move before they follow (0: at once). ``query`` is a page's query string to open
+    (``"lang=de&game=packet_row"``: :meth:`open_query`, ``docs/sharing.md``).
     """
 
     def __init__(self, players: int = 3, seed: int = 1, seats: Sequence[str] | None = None, lang: str = "en",
-                 threaded: bool = True, chart_delay: float = 0.12) -> None:
+                 threaded: bool = True, chart_delay: float = 0.12, query: str | None = None) -> None:
         if lang not in LANGS:
             raise ValueError(f"lang must be one of {LANGS}, not {lang!r}")
         self.threaded = threaded
@@ -105,6 +108,8 @@ class LabApp(Navigation, MoveList, SeatsPanel, Labels, JobRunner, ChartsPanel, L
         self._build_controls(lang)
         self.new_game(players=players, seed=seed, seats=seats)
         self._apply_lang()
+        if query:
+            self.open_query(query)
 
     # ---- controls -------------------------------------------------------------------------------------
 
@@ -199,16 +204,24 @@ class LabApp(Navigation, MoveList, SeatsPanel, Labels, JobRunner, ChartsPanel, L
         self.alternative.add_class("ssl-explain")
         self.better_button = w.Button(description=t["play_better"], button_style="success",
                                       layout=lay(width="auto", display="none"))
-        self.rules = w.Accordion(children=[w.HTML()], layout=lay(width="100%"))
+        # The rules of the game on the board (rules_panel.py), opened from the top bar's toggle, shown under it
+        self.rules = w.Accordion(children=[w.HTML()], layout=lay(width="100%", display="none"))
         self.rules.selected_index = None
         self.rules.add_class("ssl-rules-panel")
+        self.rules_button = w.ToggleButton(value=False, icon="book", layout=lay(width="auto"))
+        self.rules_button.add_class("ssl-rules-btn")
+        self.rules_button.observe(lambda _c: self._on_rules_button(), "value")
+        self.rules.observe(lambda _c: self._on_rules_collapsed(), "selected_index")
+        self._classroom_controls(lang)  # share link, projector mode, a link's notice (classroom.py)
         self.tutorial_button = w.ToggleButton(value=False, layout=lay(width="auto"))
         self.tutorial_button.add_class("ssl-tutorial-btn")
         self.tutorial_button.observe(lambda _c: self._show_page(), "value")
-        self._tutorial: tuple[str, w.Widget] | None = None
+        self._lessons_init()  # the Tutorial page: the guided lessons (lessons_panel.py)
         self._flag_nodes: list[Node] = []
         self._shown_flag: Node | None = None
-        self.chart = charts.figure_widget(charts.dashboard_spec(*self.chart_specs()))
+        # empty until __init__'s _apply_lang draws the game (its figure would be built twice otherwise)
+        self.chart = charts.figure_widget({"data": [], "layout": {}})
+        self.chart.on_click(self._on_mark_click)  # a click on a review mark jumps to that decision
 
         # wiring
         self.new_button.on_click(lambda _b: self.new_game())
@@ -249,8 +262,9 @@ class LabApp(Navigation, MoveList, SeatsPanel, Labels, JobRunner, ChartsPanel, L
                                                                     grid_gap="3px 10px", width="100%"))
         self._seat_box.add_class("ssl-seats")
         spacer = w.Box(layout=w.Layout(flex="1 1 auto"))
-        top = w.HBox([self._title, self.game, self.players, self.seed, self.new_button, spacer, self.tutorial_button,
-                      self.saver, self.loader, self.lang], layout=w.Layout(width="100%"))
+        top = w.HBox([self._title, self.game, self.players, self.seed, self.new_button, spacer, self.rules_button,
+                      self.share_button, self.projector_button, self.tutorial_button, self.saver, self.loader,
+                      self.lang], layout=w.Layout(width="100%"))
         top.add_class("ssl-topbar")
 
         def panel(title_key: str, *children: w.Widget) -> w.VBox:
@@ -297,14 +311,14 @@ class LabApp(Navigation, MoveList, SeatsPanel, Labels, JobRunner, ChartsPanel, L
                              layout=w.Layout(width="100%"))
         chart_panel.add_class("ssl-panel")
         scenario = self._scenario_panel()  # and the notice above the board with a started scenario's text
-        self._lab_page = (self.scenario_note, main, chart_panel, self.rules, scenario)
+        self._lab_page = (self.link_note, self.share_box, self.rules, self.scenario_note, main, chart_panel, scenario)
         # Both pages stay in the page, the one not shown hidden (``_show_page``): a widget taken out of the page
-        # loses its view, and plotly's chart view leaves its listeners behind when it goes (the chart froze).
+        # loses its view (and a chart's view would have to load and draw plotly.js again).
         self._lab_box = w.VBox(list(self._lab_page), layout=w.Layout(width="100%"))
         self._tutorial_box = w.VBox(layout=w.Layout(width="100%", display="none"))
         self._page = w.VBox([self._lab_box, self._tutorial_box], layout=w.Layout(width="100%"))
         self.probe = Probe()
-        app = w.VBox([css, self.probe, top, self._page], layout=w.Layout(width="100%"))
+        app = w.VBox([css, self._projector_css, self.probe, top, self._page], layout=w.Layout(width="100%"))
         app.add_class("ssl-app")
         app.add_class("ssl-idle")
         return app
@@ -320,16 +334,13 @@ class LabApp(Navigation, MoveList, SeatsPanel, Labels, JobRunner, ChartsPanel, L
         return box
 
     def _show_page(self) -> None:
-        """The app's second page, the guided first game, in place of the lab (and back): the lab is hidden, never
+        """The app's second page, the guided lessons, in place of the lab (and back): the lab is hidden, never
         taken out of the page, so its views (the chart's above all) live on and keep following the game."""
         shown = self.tutorial_button.value
         if shown:
-            from ..tutorial import build
-
-            lang = self.lang_code
-            if self._tutorial is None or self._tutorial[0] != lang:
-                self._tutorial = (lang, build(lang, back=lambda: setattr(self.tutorial_button, "value", False)))
-                self._tutorial_box.children = (self._tutorial[1],)
+            if not self._tutorial_box.children:
+                self._tutorial_box.children = (self._lessons_widget(),)
+            self._show_lesson()  # in the app's language; the lesson and its state stay
         self._tutorial_box.layout.display = "" if shown else "none"
         self._lab_box.layout.display = "none" if shown else ""
 
@@ -337,7 +348,6 @@ class LabApp(Navigation, MoveList, SeatsPanel, Labels, JobRunner, ChartsPanel, L
         from IPython.display import display
 
         self.flush_charts()
-        charts.reseed(self.chart)
         display(self.widget)
 
     # ---- the record and the current node ----------------------------------------------------------------
@@ -355,7 +365,7 @@ class LabApp(Navigation, MoveList, SeatsPanel, Labels, JobRunner, ChartsPanel, L
 
     def _wire_board(self) -> None:
         self.board.observe(lambda c: self.set_lang(c["new"]), "lang")
-        self.board.on_action(self._on_board_action)
+        self.board.on_action(self._on_board_action, with_states=True)
 
     def _board_fits(self, state: Any) -> None:
         """Swap in the board view of ``state``'s game (Die Speicherstadt's or Packet Row's) when it changes."""
@@ -444,25 +454,25 @@ class LabApp(Navigation, MoveList, SeatsPanel, Labels, JobRunner, ChartsPanel, L
 
     # ---- playing --------------------------------------------------------------------------------------
 
-    def play(self, action: str) -> Node:
+    def play(self, action: Any, applied: tuple[Any, Any] | None = None) -> Node:
         """Play ``action`` (notation) at the current node as a human move, like a click on the board: an
         existing child with it, else a new variation; then the bots move if they move by themselves.
         Raises :class:`IllegalAction` (and changes nothing) for an illegal action, RuntimeError while bots
-        are moving."""
+        are moving. ``applied``: (state, state after) of a board's click, applied once (``Node.play``)."""
         with self._lock:
             if self._job is not None and self._job.plays:
                 raise RuntimeError(text(self.lang_code, "busy", job=self._job_name(self._job)))
-            node = self.node.play(action, by="human")
+            node = self.node.play(action, by="human", applied=applied)
             self._move_to(node)
         self._maybe_autoplay()
         return node
 
-    def _on_board_action(self, action: str) -> None:
+    def _on_board_action(self, action: Any, before: Any, after: Any) -> None:
         if self._job is not None and self._job.plays:
             self.board.error = text(self.lang_code, "board_busy")
             return
         try:
-            self.play(action)
+            self.play(action, applied=(before, after))
         except (IllegalAction, RuntimeError) as err:
             self.board.error = str(err)
 
