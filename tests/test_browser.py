@@ -194,7 +194,8 @@ def test_a_round_by_clicks_then_a_variation(session: dict[str, Any]) -> None:
     wait_ply(page, start_ply + 2)
     check_board(page, branch)
     assert page.locator(".ssl-position .ssl-variation").count() == 1
-    assert page.locator(".ssl-tree .ssl-t-var .ssl-t-move").first.get_attribute("title").endswith(f": {other}")
+    title = page.locator(".ssl-tree .ssl-t-var .ssl-t-move").first.get_attribute("title")
+    assert f"[{other}]" in title or title.endswith(f": {other}")  # the move in words, its notation in brackets
     assert page.locator(".ssl-tree .ssl-t-fork").count() == 1
 
     # the chart overlays the variation, dashed, and marks the node on the board

@@ -15,8 +15,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser_util import BINDER, BOARD_READY, NOTEBOOK, VIEWPORT, binder_server, get_json, is_offline_noise, launch
-from playwright.sync_api import sync_playwright
+from browser_util import BINDER, BOARD_READY, NOTEBOOK, VIEWPORT, binder_server, get_json, is_offline_noise
 from traitlets.config.loader import PyFileConfigLoader
 
 NOTEBOOKS = sorted(p.name for p in NOTEBOOK.parent.glob("*.ipynb"))
@@ -29,14 +28,6 @@ RENDERED = """() => !document.querySelector('#loading') &&
 def server() -> Iterator[str]:
     with binder_server() as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_playwright() as pw:
-        b = launch(pw)
-        yield b
-        b.close()
 
 
 def test_the_shipped_settings_cull_idle_kernels_of_closed_pages() -> None:

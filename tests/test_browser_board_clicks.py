@@ -10,14 +10,12 @@ The page waits for its own state (the elements), never for time.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_util import launch
 from kai_scenario import red_loading
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import Page
 
 from speicherstadt_lab.ui import Board
 from speicherstadt_lab.ui.model import board_model
@@ -43,14 +41,6 @@ def loading() -> Any:
     return red_loading(4, dock=["coffee", "tea", "hemp"], cards=["smuggler", "truck", "harbour_master"],
                        contracts=[("contract_a1", ["tea"]), ("contract_b2", [])],
                        others={1: {"contracts": [("contract_a3", ["coffee"])]}})
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_playwright() as p:
-        b = launch(p)
-        yield b
-        b.close()
 
 
 def open_board(browser: Any, state: Any) -> tuple[Page, dict[str, Any]]:

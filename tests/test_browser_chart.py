@@ -8,13 +8,11 @@ Every wait is on the page's own state (the plotted data, a widget's text), never
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-from browser_util import VIEWPORT, is_offline_noise, launch, voila_server
-from playwright.sync_api import Page, sync_playwright
+from browser_util import VIEWPORT, is_offline_noise, voila_server
+from playwright.sync_api import Page
 
 from speicherstadt_lab.ui.chart_widget import PLOTLY_PATH
 
@@ -52,14 +50,6 @@ def notebook(folder: Path, plotly_path: str) -> Path:
     path = folder / "chart.ipynb"
     path.write_text(json.dumps(nb), encoding="utf-8")
     return path
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_playwright() as pw:
-        b = launch(pw)
-        yield b
-        b.close()
 
 
 def open_chart(browser: Any, url: str) -> tuple[Page, dict[str, list[Any]]]:

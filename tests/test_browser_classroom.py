@@ -12,8 +12,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser_util import BOARD_READY, NOTEBOOK, VIEWPORT, binder_server, is_offline_noise, launch, settle, voila_server
-from playwright.sync_api import Page, sync_playwright
+from browser_util import BOARD_READY, NOTEBOOK, VIEWPORT, binder_server, is_offline_noise, settle, voila_server
+from playwright.sync_api import Page
 
 import speicherstadt_lab as sl
 from speicherstadt_lab.bots import make_bot
@@ -30,14 +30,6 @@ VERBS = re.compile(r"^(place|reserve|break|stop|spy|buy|pass|double|insure|contr
 def server() -> Iterator[str]:
     with voila_server() as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_playwright() as pw:
-        b = launch(pw)
-        yield b
-        b.close()
 
 
 class Opened:
