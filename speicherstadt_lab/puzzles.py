@@ -119,6 +119,7 @@ class Puzzle:
         state = self.state
         phrase = getattr(state, "phrase_action", None)
         name = phrase(self.best, lang) if phrase else self.best
+        name = name[:1].upper() + name[1:]  # it opens the text
         second = self.second
         args = {
             "move": name, "rules": state.explain_action(self.best, lang), "theme": self.theme_name(lang),
