@@ -16,9 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from ...engine.datafiles import read_scenario_file
-from ...engine.errors import CatalogError, RearrangeError, ScenarioError
+from ...engine.errors import CatalogError, RearrangeError, ScenarioError, shown
 from ...engine.events import Event
 from ...engine.rng import Rng
+from ...engine.scenario import ScenarioReader
 from . import kaispeicher as kai_rules
 from . import setup
 from .catalog import Card, load_catalog
@@ -36,12 +37,6 @@ KAI_SEAT_FIELDS = ("breaks", "grey", "delivered")
 #: What a record's set-up keeps of a scenario: the rest, because its ``deck`` and ``bag`` hold the whole order.
 RECORD_DROPS = ("seed", "pile_next", "bag_next")
 _USED_UP = ("savings_bank", "thief")  # Kaispeicher cards that leave at once when bought
-
-
-def _what(x: Any) -> str:
-    """A value for an error message: its type and a short repr."""
-    text = repr(x)
-    return f"{type(x).__name__} {text if len(text) <= 50 else text[:47] + '...'}"
 
 
 def read(data: Any) -> Any:
@@ -95,7 +90,7 @@ class _Builder:
 
     def __init__(self, data: Any, seed: int | str) -> None:
         if not isinstance(data, dict):
-            raise ScenarioError("", f"must be an object (JSON), not {_what(data)}")
+            raise ScenarioError("", f"must be an object (JSON), not {shown(data)}")
         self.d = data
         self.seed = seed
         self.where: dict[int, str] = {}  # card -> the field that placed it
@@ -128,7 +123,7 @@ class _Builder:
                                         f"{d.get('game')!r}")
         self.expansion = d.get("expansion")
         if self.expansion not in EXPANSIONS:
-            raise ScenarioError("expansion", f"must be null or 'kaispeicher', not {_what(self.expansion)}")
+            raise ScenarioError("expansion", f"must be null or 'kaispeicher', not {shown(self.expansion)}")
         catalog = d.get("catalog")
         if catalog is not None and not isinstance(catalog, dict):  # a scenario never names a file to read
             raise ScenarioError("catalog", "must be null (the default catalogue) or the catalogue's data (an object)")
@@ -139,13 +134,13 @@ class _Builder:
         sizes = self.cat.setup["offer_size"]
         n = d.get("players")
         if not isinstance(n, int) or isinstance(n, bool) or str(n) not in sizes:
-            raise ScenarioError("players", f"must be {min(map(int, sizes))} to {max(map(int, sizes))}, not {_what(n)}")
+            raise ScenarioError("players", f"must be {min(map(int, sizes))} to {max(map(int, sizes))}, not {shown(n)}")
         self.n = n
         seed = d.get("seed", self.seed)
         if seed is None:
             seed = self.seed
         if isinstance(seed, bool) or not isinstance(seed, int | str):
-            raise ScenarioError("seed", f"must be a whole number or a text, not {_what(seed)}")
+            raise ScenarioError("seed", f"must be a whole number or a text, not {shown(seed)}")
         self.seed = seed
         names = d.get("names")
         if names is not None and (not isinstance(names, list) or len(names) != n
@@ -156,7 +151,7 @@ class _Builder:
         self.first = self._seat("first", d.get("first", 0))
         phase = d.get("phase", "demand")
         if phase not in PHASES:
-            raise ScenarioError("phase", f"must be one of {', '.join(PHASES)}, not {_what(phase)}")
+            raise ScenarioError("phase", f"must be one of {', '.join(PHASES)}, not {shown(phase)}")
         self.phase = phase
         self.kai = self.expansion is not None
         if self.kai and phase != "demand":
@@ -178,31 +173,15 @@ class _Builder:
 
     # ---- small checks -------------------------------------------------------------------------------------
 
-    @staticmethod
-    def _int(field: str, value: Any, low: int | None = None) -> int:
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise ScenarioError(field, f"must be a whole number, not {_what(value)}")
-        if low is not None and value < low:
-            raise ScenarioError(field, f"must be {low} or more, not {value}")
-        return value
-
-    def _seat(self, field: str, value: Any) -> int:
-        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < self.n:
-            raise ScenarioError(field, f"must be a seat 0..{self.n - 1}, not {_what(value)}")
-        return value
-
-    @staticmethod
-    def _list(field: str, value: Any) -> list[Any]:
-        if value is None:
-            return []
-        if not isinstance(value, list):
-            raise ScenarioError(field, f"must be a list, not {_what(value)}")
-        return value
+    # The shared checks of every game's scenario reader (engine/scenario.py), under this reader's names.
+    _int = staticmethod(ScenarioReader.number)
+    _seat = ScenarioReader.seat
+    _list = staticmethod(ScenarioReader.entries)
 
     def _card(self, field: str, value: Any) -> Card:
         """The card ``value`` names, placed at ``field``: known, in this game, in one place only."""
         if not isinstance(value, str):
-            raise ScenarioError(field, f"must be a card id (text), not {_what(value)}")
+            raise ScenarioError(field, f"must be a card id (text), not {shown(value)}")
         card = self.cat.by_id.get(value)
         if card is None:
             raise ScenarioError(field, f"unknown card id {value!r}")
@@ -286,7 +265,7 @@ class _Builder:
     def _seat_cards(self, i: int, s: Any) -> None:
         where = f"seats[{i}]"
         if not isinstance(s, dict):
-            raise ScenarioError(where, f"must be an object, not {_what(s)}")
+            raise ScenarioError(where, f"must be an object, not {shown(s)}")
         allowed = SEAT_FIELDS + (KAI_SEAT_FIELDS if self.kai else ())
         for key in s:
             if key not in allowed:
@@ -325,7 +304,7 @@ class _Builder:
     def _good(self, field: str, value: Any) -> int:
         """The good ``value`` names, one cube of it taken out of the bag for ``field``."""
         if not isinstance(value, str) or value not in self.gi:
-            raise ScenarioError(field, f"unknown good {_what(value)}; goods are {', '.join(self.goods)}")
+            raise ScenarioError(field, f"unknown good {shown(value)}; goods are {', '.join(self.goods)}")
         g = self.gi[value]
         if self.left[g] <= 0:
             raise ScenarioError(field, f"the game has only {self.total[g]} {value} cubes, and every one is named "
@@ -560,7 +539,7 @@ class _Builder:
                 name = "deck" if part == "pile" else "bag"
                 if not isinstance(whole, list) or len(whole) != size:
                     raise ScenarioError(name, f"must list the whole {'draw pile' if part == 'pile' else 'bag'} at the "
-                                              f"scenario's start ({size}), not {_what(whole)}")
+                                              f"scenario's start ({size}), not {shown(whole)}")
                 given, key = whole, name
             if given is None:
                 continue
