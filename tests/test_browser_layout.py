@@ -331,7 +331,10 @@ def test_every_panel_in_both_languages_without_overflow_or_errors(session: dict[
     page.click(".ssl-app button:has-text('Bot move')", timeout=TIMEOUT)  # the explanation panel: the bot's reasons
     wait_ply(page, start.ply + 1)
     settle(page)
-    page.click(".ssl-rules-btn", timeout=TIMEOUT)  # the rules panel opens (unfolded) from the top bar's toggle
+    # The rules panel opens (unfolded) from the top bar's toggle; the session is shared by the three games, so the
+    # toggle may still be on from the game before (settled: the page shows the kernel's state): never click it off.
+    if not page.locator(".ssl-rules-btn.mod-active").count():
+        page.click(".ssl-rules-btn", timeout=TIMEOUT)
     page.wait_for_selector(".ssl-rules-panel .jupyter-widget-Collapse-contents", state="visible", timeout=TIMEOUT)
     open_collapsed(page, ".ssl-scenario")
     bad: list[str] = []
