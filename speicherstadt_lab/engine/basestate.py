@@ -180,6 +180,36 @@ class BaseState(JsonState):
             self.seats[i] = s
         return s
 
+    # -- changes to a seat, the interface of the rules (a game's and its expansions' alike) ---------
+    # Each owns the seat first (copy-on-write), so a rule that changes a seat through them never writes into a
+    # seat another state shares. ``_seat`` written out in each: they run on the hot path (coins, points, workers).
+
+    def seat_add(self, i: int, name: str, d: int) -> int:
+        """Add ``d`` to seat ``i``'s number ``name`` (coins, points, a count); returns the new value."""
+        s = self.seats[i]
+        if s._gen != self._gen:
+            s = self.seats[i] = s.clone(self._gen)
+        v = getattr(s, name) + d
+        setattr(s, name, v)
+        return v  # type: ignore[no-any-return]
+
+    def seat_set(self, i: int, name: str, value: Any) -> None:
+        """Set seat ``i``'s field ``name`` to ``value`` (a new immutable value: never change one in place)."""
+        s = self.seats[i]
+        if s._gen != self._gen:
+            s = self.seats[i] = s.clone(self._gen)
+        setattr(s, name, value)
+
+    def seat_add_at(self, i: int, name: str, k: int, d: int) -> int:
+        """Add ``d`` to item ``k`` of seat ``i``'s tuple of numbers ``name`` (a count per good, say); the new item."""
+        s = self.seats[i]
+        if s._gen != self._gen:
+            s = self.seats[i] = s.clone(self._gen)
+        t = getattr(s, name)
+        v = t[k] + d
+        setattr(s, name, (*t[:k], v, *t[k + 1:]))
+        return v  # type: ignore[no-any-return]
+
     def _same_position(self) -> Self:
         """A clone with this state's events and last action: the start of ``observe``, ``determinize`` and
         ``rearranged``, which change only hidden parts."""

@@ -155,6 +155,8 @@ CAPABILITIES = {
     "grammar": "the game's action grammar (engine.grammar.Grammar), read with the state's ``notation`` as its context"
                ": parsing, board clicks, written forms, the interop action catalogue",
     "puzzles": "a module with THEMES (theme ids) and theme(state, action) -> theme id: what a puzzle is about",
+    "observation": "observation_layout(state) -> engine.observation.Field: view(seat) as a flat vector of numbers for "
+                   "the variant and player count of a start position (the interop observation tensor)",
     "scenario": "scenario_of(state, hidden=False) -> dict: the position as a scenario for new_game(game, scenario=...)"
                 "; with the record support's scenario_setup(scenario), records start there (and from_state anywhere)",
 }

@@ -8,7 +8,7 @@ How a field is copied by a clone (``Field.copy``):
 * ``"shared"``: an immutable value (int, text, tuple, the catalogue) both states point to;
 * ``"list"``: a list the rules change in place, copied by the clone (``list(...)``);
 * ``"cow"``: a copy-on-write part (a seat, an expansion's part) both states point to until a rule asks for its
-  own copy (``BaseState._seat``, ``own_part``): shared by the clone like ``"shared"``, named apart for readers;
+  own copy (``BaseState._seat``, ``part_set``): shared by the clone like ``"shared"``, named apart for readers;
 * ``"generation"``: the copy's own generation (``next(generations)``), which the copy-on-write parts check;
 * ``"reset"``: set back to the field's default (the legal actions of a position that will change);
 * ``"apply"``: not set by the clone; ``apply`` (or ``_same_position``) sets it (the events, the last action).

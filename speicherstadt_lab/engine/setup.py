@@ -34,6 +34,14 @@ def check_seats(n: int, first_player: Any, names: Any) -> tuple[str, ...] | None
     return tuple(names)
 
 
+def started(st: Any, ev: list[Event]) -> Any:
+    """``st``, a game's first position as its ``new_game`` built it, after the steps that need no decision
+    (``_advance``: the first supply, say), which ``ev`` and its events record."""
+    st._advance(ev)
+    st.events = tuple(ev)
+    return st
+
+
 # ---- loading a state --------------------------------------------------------------------------
 
 
@@ -124,3 +132,24 @@ def consistent(st: Any, check_invariants: Callable[[Any], list[str]]) -> Any:
     if problems:
         raise RecordError("state is inconsistent: " + "; ".join(problems[:3]))
     return st
+
+
+def state_from_data(cls: Any, d: dict[str, Any], n: int, phases: Sequence[str], context: dict[str, Any],
+                    check_invariants: Callable[[Any], list[str]], at: Sequence[str] | None = None) -> Any:
+    """A state of type ``cls`` rebuilt from its ``to_dict`` data ``d`` (``n`` players, checked by the caller):
+    ``context`` (its catalogue and what follows from it), the fields every state has (``phases``: the game's), then
+    the game's own as its
+    schema declares them (``at``: the places read, default all); a RecordError names the field at fault or the
+    first invariants (``check_invariants``) violated."""
+    st = cls.__new__(cls)
+    for key, value in {**context, "_gen": 0, "_legal": None}.items():
+        setattr(st, key, value)
+    state_start(st, d, n, phases)  # the fields every game's state has
+    if at is None:
+        cls.schema.decode(d, st)
+    else:
+        cls.schema.decode(d, st, at=at)
+    missing = cls.schema.missing(st)
+    if missing:
+        raise AssertionError(f"from_dict sets no value for the declared field(s) {missing}")
+    return consistent(st, check_invariants)

@@ -33,6 +33,7 @@ register_game(
             "conformance": ".conformance:conformance_adapter",
             "metrics": ".metrics:seat_metrics",
             "puzzles": ".puzzles",
+            "observation": ".observation:observation_layout",
             "features": ".features:seat_features",
             "heuristic": "speicherstadt_lab.bots.packet_row_greedy:PacketRowHeuristic",
             "board": "speicherstadt_lab.ui.packet_row_board:PacketRowBoard",

@@ -8,7 +8,8 @@ lazily by ``get_adapter("packet_row")``.
 The harness's full mode also checks ``observe(seat)`` of seats that are not to move, and asks that it keep the
 mover's legal actions. In Packet Row those depend on the mover's secret starting contract, so that check
 cannot hold without a leak: run full checks with ``skip=("observe",)``; the quick mode checks ``observe`` of
-the mover at every step, and ``tests/test_packet_row_hidden.py`` checks every seat's observation.
+the mover at every step, and ``tests/games/packet_row/test_packet_row_hidden.py`` checks every seat's
+observation.
 
 A seat whose secret starting contract might be fulfillable (public facts only) is asked even when its real
 contract leaves it one action (docs/packet-row-notes.md, entry 9): ``lone_decision`` tells the harness so.

@@ -9,7 +9,7 @@ from typing import Any
 from ...engine.errors import RecordError
 from ...engine.events import Event
 from ...engine.rng import Rng
-from ...engine.setup import check_seats, consistent, state_catalog, state_field, state_start
+from ...engine.setup import check_seats, started, state_catalog, state_field, state_from_data
 from .catalog import BOARDS, Catalog, load_catalog
 from .notation import CURRENT, notation_for
 from .state import PHASES, STATE_FORMAT, Seat, State
@@ -140,9 +140,7 @@ def new_game(*, players: int = 4, seed: int | str = 0, first_player: int = 0,
                 removed=tuple(removed), current=tuple(current), future=tuple(future), box=tuple(order[n:]),
                 seats=seats)
     ev.append(Event("pr_round", {"round": 1, "seat": first_player}))
-    st._advance(ev)
-    st.events = tuple(ev)
-    return st
+    return started(st, ev)  # type: ignore[no-any-return]
 
 
 # ---- loading a state ---------------------------------------------------------------------------
@@ -155,14 +153,8 @@ def from_dict(d: dict[str, Any]) -> State:
     n = state_field(d, "players", int)
     if not 2 <= n <= 5:
         raise RecordError(f"state field 'players': {n} is not a valid player count")
-    st = State.__new__(State)
-    st._gen, st._legal, st.cat, st.nt = 0, None, cat, notation_for(cat)
-    state_start(st, d, n, PHASES)  # the fields every game's state has
-    State.schema.decode(d, st)  # the game's own
-    missing = State.schema.missing(st)
-    if missing:
-        raise AssertionError(f"from_dict sets no value for the declared field(s) {missing}")
-    return consistent(st, check_invariants)  # type: ignore[no-any-return]
+    return state_from_data(State, d, n, PHASES, {"cat": cat, "nt": notation_for(cat)},  # type: ignore[no-any-return]
+                           check_invariants)
 
 
 # ---- invariants --------------------------------------------------------------------------------

@@ -32,6 +32,7 @@ register_game(
             "conformance": ".conformance:conformance_adapter",
             "metrics": ".metrics:seat_metrics",
             "puzzles": ".puzzles",
+            "observation": ".observation:observation_layout",
             "chance": ".chance:SupplyChance",
             "features": ".features:seat_features",
             "card_kinds": "speicherstadt_lab.ui.cards:card_kinds",

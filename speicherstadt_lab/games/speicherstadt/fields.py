@@ -250,5 +250,5 @@ STATE_FIELDS = Schema(
     Field("moved", int, Codec(_moved_out, _moved_in), default=0),  # moves into/out of the stores this turn (bits)
     Field("seats", list, Codec(_seats_out, _seats_in), copy="list"),  # copy-on-write seats (BaseState._seat)
     Field("kai", object, Codec(_part_out, _part_in), copy="cow", at="end", present=lambda st: st.expansion is not None,
-          default=None),  # the expansion's part (copy-on-write: own_part), None in the base game
+          default=None),  # the expansion's part (copy-on-write: part_set), None in the base game
 )

@@ -598,7 +598,7 @@ class _Builder:
                 ev.extend(self._supply_events(st))
         if self.phase == "over":
             st.last_round = True
-            st._finish(ev)
+            st.finish(ev)
         else:
             st._advance(ev)
         st.events = tuple(ev)

@@ -9,7 +9,7 @@ from typing import Any
 from ...engine.errors import RecordError
 from ...engine.events import Event
 from ...engine.rng import Rng
-from ...engine.setup import check_seats, consistent, state_catalog, state_field, state_start
+from ...engine.setup import check_seats, started, state_catalog, state_field, state_from_data
 from .catalog import Catalog, load_catalog
 from .state import PHASES, STATE_FORMAT, Notation, Seat, State, hooks_for
 
@@ -167,17 +167,15 @@ def new_game(*, players: int = 4, seed: int | str = 0, deck: list[str] | None = 
                 seats=[Seat(len(goods), cat.setup["coins"]) for _ in range(n)])
     ev: list[Event] = []
     st._start_round(ev)
-    st._advance(ev)
-    st.events = tuple(ev)
-    return st
+    return started(st, ev)  # type: ignore[no-any-return]
 
 
 # ---- loading a state ---------------------------------------------------------------------------
 
 
 def from_dict(d: dict[str, Any]) -> State:
-    """Rebuild a state from ``to_dict`` data, field by field as ``fields.py`` declares them; reject anything malformed
-    or inconsistent, naming the field."""
+    """A position of Die Speicherstadt (with its expansion's part) from ``to_dict`` data, each field as ``fields.py``
+    declares it; a RecordError names the field of anything malformed or inconsistent."""
     cat = state_catalog(d, STATE_FORMAT, load_catalog)
     expansion = d.get("expansion")
     if expansion not in EXPANSIONS:
@@ -185,15 +183,9 @@ def from_dict(d: dict[str, Any]) -> State:
     n = state_field(d, "players", int)
     if str(n) not in cat.setup["offer_size"]:
         raise RecordError(f"state field 'players': {n} is not a valid player count")
-    st = State.__new__(State)
-    for key, value in {**_context(cat, expansion), "_gen": 0, "_legal": None}.items():
-        setattr(st, key, value)
-    state_start(st, d, n, PHASES)  # the fields every game's state has
-    State.schema.decode(d, st, at=("body", "end"))  # the game's own (a seat's derived values follow from its cards)
-    missing = State.schema.missing(st)
-    if missing:
-        raise AssertionError(f"from_dict sets no value for the declared field(s) {missing}")
-    return consistent(st, check_invariants)  # type: ignore[no-any-return]
+    # the game's own fields at ("body", "end"): a seat's derived values follow from its cards
+    return state_from_data(State, d, n, PHASES, _context(cat, expansion), check_invariants,  # type: ignore[no-any-return]
+                           at=("body", "end"))
 
 
 # ---- invariants --------------------------------------------------------------------------------

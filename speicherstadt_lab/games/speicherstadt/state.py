@@ -197,7 +197,7 @@ class State(BaseState, game="speicherstadt", title="Speicherstadt", state_format
     dock: tuple[int, ...]
     moved: int
     hooks: Hooks  # the rules of this position's game: the base game's, or with an expansion's (register_expansion)
-    kai: Any  # the expansion's part of the position (copy-on-write: own_part), None in the base game
+    kai: Any  # the expansion's part of the position (copy-on-write: part_set), None in the base game
 
     # -- protocol -------------------------------------------------------------------------------
 
@@ -223,12 +223,12 @@ class State(BaseState, game="speicherstadt", title="Speicherstadt", state_format
     def _refusal(self, a: Action, rules: Mapping[str, Any] | None) -> IllegalAction:
         """Why ``a`` has no rule in this phase: the game is over, the verb is not available, or another phase's."""
         if self.phase == "over":
-            return self._illegal("over", a)
+            return self.refuse("over", a)
         if rules is None:
-            return self._illegal("not_available", a, verb=a.kind)
-        return self._illegal("phase", a, verb=a.kind, need=next(iter(rules)), phase=self.phase)
+            return self.refuse("not_available", a, verb=a.kind)
+        return self.refuse("phase", a, verb=a.kind, need=next(iter(rules)), phase=self.phase)
 
-    def _illegal(self, rule: str, action: Action | str | None = None, **params: Any) -> IllegalAction:
+    def refuse(self, rule: str, action: Action | str | None = None, **params: Any) -> IllegalAction:
         """The refusal naming ``rule``, its English text filled in with this game's names."""
         text = messages.rule_text(rule, "en", params, self) or rule
         err = IllegalAction(rule, text, action=str(action) if action is not None else None, **params)
@@ -383,9 +383,9 @@ class State(BaseState, game="speicherstadt", title="Speicherstadt", state_format
         space: int = a.args[0]
         k = len(self.offer_idx)
         if not 0 <= space < k:
-            raise self._illegal("demand_space", a, space=space, last=k - 1)
+            raise self.refuse("demand_space", a, space=space, last=k - 1)
         if len(self.columns[space]) >= self.notation.spaces:
-            raise self._illegal("demand_full", a, space=space, spaces=self.notation.spaces)
+            raise self.refuse("demand_full", a, space=space, spaces=self.notation.spaces)
         return space
 
     def _r_place(self, a: Action, ev: list[Event]) -> None:
@@ -412,21 +412,23 @@ class State(BaseState, game="speicherstadt", title="Speicherstadt", state_format
             self.hooks.buy_more(self, a, ev)
             return
         col = self.columns[s]
-        seat_i = col[0] & 7  # a grey worker buys for its owner
-        price = len(col)
-        seat = self._seat(seat_i)
+        self.buy_card(col[0] & 7, self.offer_idx[s], self.cargo_idx[s], len(col), a, ev)  # a grey worker buys for
+        self.cargo_idx = _put(self.cargo_idx, s, ())  # its owner
+        self.offer_idx = _put(self.offer_idx, s, -1)
+        self.columns[s] = ()
+
+    def buy_card(self, seat_i: int, ci: int, cargo: tuple[int, ...], price: int, a: Action, ev: list[Event]) -> None:
+        """``buy`` (``a``; or ``buy free``) of card ``ci`` with its ``cargo`` at ``price`` by seat ``seat_i``: paid, or
+        free with the seat's free-purchase card, else the refusal; the card joins the seat with its effect."""
+        seat = self.seats[seat_i]
         if a.args == ("free",):
             self._buy_free(seat_i, a, ev)
             price = 0
         elif seat.coins < price:
-            raise self._illegal("purchase_price", a, price=price, seat=seat_i, coins=seat.coins)
-        ci = self.offer_idx[s]
-        seat.coins -= price
+            raise self.refuse("purchase_price", a, price=price, seat=seat_i, coins=seat.coins)
+        self.seat_add(seat_i, "coins", -price)
         ev.append(_ev(Event, ("buy", {"seat": seat_i, "card": self.cat.cards[ci].id, "price": price})))
-        self._gain(seat_i, ci, self.cargo_idx[s], ev)
-        self.cargo_idx = _put(self.cargo_idx, s, ())
-        self.offer_idx = _put(self.offer_idx, s, -1)
-        self.columns[s] = ()
+        self._gain(seat_i, ci, cargo, ev)
         self._mark_bought(seat_i)
 
     def _buy_free(self, seat_i: int, a: Action, ev: list[Event]) -> None:
@@ -434,7 +436,7 @@ class State(BaseState, game="speicherstadt", title="Speicherstadt", state_format
         refusal when it has none."""
         card = self.hooks.free_card(self, self.seats[seat_i])
         if card < 0:
-            raise self._illegal("no_fish_market", a)
+            raise self.refuse("no_fish_market", a)
         self.drop_card(seat_i, card, ev)
 
     def _mark_bought(self, seat_i: int) -> None:
@@ -457,16 +459,13 @@ class State(BaseState, game="speicherstadt", title="Speicherstadt", state_format
         elif kind == "ship":
             seat.unload = tuple(sorted(seat.unload + cargo))
         elif kind == "fireman":
-            seat.firemen += card.value
+            self.seat_add(seat_i, "firemen", card.value)
         elif kind == "merchant":
-            g = self.cat_gidx[card.good]
-            sells = list(seat.sells)
-            sells[g] += card.coins
-            seat.sells = tuple(sells)
+            self.seat_add_at(seat_i, "sells", self.cat_gidx[card.good], card.coins)
         elif kind == "warehouse":
-            seat.warehouse_cap = self.cat.setup["warehouse_capacity"]
+            self.seat_set(seat_i, "warehouse_cap", self.cat.setup["warehouse_capacity"])
         elif kind == "bank":
-            seat.income_bonus += card.income
+            self.seat_add(seat_i, "income_bonus", card.income)
 
     def _r_pass(self, a: Action, ev: list[Event]) -> None:
         if self.space >= len(self.offer_idx):  # past the water spaces: the purchases the hooks add
@@ -504,12 +503,12 @@ class State(BaseState, game="speicherstadt", title="Speicherstadt", state_format
 
     # -- rules: loading -------------------------------------------------------------------------
 
-    def _loading_seat(self) -> tuple[int, Seat]:
+    def turn_seat(self) -> tuple[int, Seat]:
         """(seat index, its data owned by this state) of the seat whose loading turn it is."""
         i = (self.first + self.loading_turn) % self.n_players
         return i, self._seat(i)
 
-    def _take_from_dock(self, a: Action, goods: list[str]) -> list[int]:
+    def take_from_dock(self, a: Action, goods: list[str]) -> list[int]:
         """Remove ``goods`` (names) from the dock or raise naming the missing one."""
         dock = list(self.dock)
         idx = self.cat_gidx
@@ -517,7 +516,7 @@ class State(BaseState, game="speicherstadt", title="Speicherstadt", state_format
         for name in goods:
             g = idx[name]
             if g not in dock:
-                raise self._illegal("dock", a, good=name)
+                raise self.refuse("dock", a, good=name)
             dock.remove(g)
             out.append(g)
         self.dock = tuple(dock)
@@ -525,21 +524,18 @@ class State(BaseState, game="speicherstadt", title="Speicherstadt", state_format
 
     def _r_contract(self, a: Action, ev: list[Event]) -> None:
         name, k = a.args
-        i, seat = self._loading_seat()
+        i, seat = self.turn_seat()
         if k >= len(seat.contracts):
-            raise self._illegal("contract_missing", a, k=k, count=len(seat.contracts))
+            raise self.refuse("contract_missing", a, k=k, count=len(seat.contracts))
         ci, placed = seat.contracts[k]
         card = self.cat.cards[ci]
         g = self.cat_gidx[name]
         if card.goods.count(name) <= placed.count(g):
-            raise self._illegal("contract_good", a, k=k, card=card.id, good=name)
-        self._take_from_dock(a, [name])
-        placed = (*placed, g)
-        cs = list(seat.contracts)
-        cs[k] = (ci, placed)
-        seat.contracts = tuple(cs)
+            raise self.refuse("contract_good", a, k=k, card=card.id, good=name)
+        self.take_from_dock(a, [name])
+        placed = self.contract_load(i, k, g)
         ev.append(_ev(Event, ("contract", {"seat": i, "good": name, "k": k, "card": card.id})))
-        self._loaded(name)
+        self.cube_loaded(name)
         if len(placed) == len(card.goods):
             ev.append(_ev(Event, ("contract_done", {"seat": i, "k": k, "vp": card.vp})))
 
@@ -550,58 +546,58 @@ class State(BaseState, game="speicherstadt", title="Speicherstadt", state_format
 
     def _r_sell(self, a: Action, ev: list[Event]) -> None:
         name = a.args[0]
-        i, seat = self._loading_seat()
+        i, seat = self.turn_seat()
         g = self.cat_gidx[name]
         if not seat.sells[g]:
-            raise self._illegal("merchant", a, good=name)
-        self._take_from_dock(a, [name])
-        seat.coins += seat.sells[g]
+            raise self.refuse("merchant", a, good=name)
+        self.take_from_dock(a, [name])
+        self.seat_add(i, "coins", seat.sells[g])
         self.to_stock((g,))
         merchant = self.cat.cards[self.owned_card(seat, "merchant", name)].id
         ev.append(_ev(Event, ("sell", {"seat": i, "good": name, "card": merchant, "coins": seat.sells[g]})))
-        self._loaded(name)
+        self.cube_loaded(name)
 
     def _r_store(self, a: Action, ev: list[Event]) -> None:
-        _i, seat = self._loading_seat()
+        _i, seat = self.turn_seat()
         if not seat.warehouse_cap:
-            raise self._illegal("no_warehouse", a)
+            raise self.refuse("no_warehouse", a)
         if len(seat.warehouse) >= seat.warehouse_cap:
-            raise self._illegal("warehouse_full", a, cap=seat.warehouse_cap)
+            raise self.refuse("warehouse_full", a, cap=seat.warehouse_cap)
         self._put_away(a, ev, _WAREHOUSE)
 
     def _r_keep(self, a: Action, ev: list[Event]) -> None:
-        _i, seat = self._loading_seat()
+        _i, seat = self.turn_seat()
         cap = self.cat.setup["hall_capacity"]
         if len(seat.hall) >= cap:
-            raise self._illegal("hall_full", a, cap=cap)
+            raise self.refuse("hall_full", a, cap=cap)
         self._put_away(a, ev, _HALL)
 
     def _put_away(self, a: Action, ev: list[Event], where: int) -> None:
         """The cube ``a`` names goes from the dock into the seat's warehouse or market hall (``store``/``keep``,
         room checked by the caller); it may not come back out this turn."""
         name = a.args[0]
-        i, seat = self._loading_seat()
+        i, seat = self.turn_seat()
         self._no_undo(a, _OUT, where, name)
-        (g,) = self._take_from_dock(a, [name])
+        (g,) = self.take_from_dock(a, [name])
         if where == _WAREHOUSE:
             seat.warehouse = tuple(sorted((*seat.warehouse, g)))
         else:
             seat.hall = tuple(sorted((*seat.hall, g)))
         self.moved |= 1 << _bit(_IN, where, g, len(self.goods))
         ev.append(_ev(Event, (a.kind, {"seat": i, "good": name})))
-        self._loaded(name)
+        self.cube_loaded(name)
 
     def _r_take(self, a: Action, ev: list[Event]) -> None:
         name, place = a.args
-        i, seat = self._loading_seat()
+        i, seat = self.turn_seat()
         g = self.cat_gidx[name]
         held = seat.warehouse if place == "warehouse" else seat.hall
         if g not in held:
-            raise self._illegal("not_stored", a, good=name, place=place)
+            raise self.refuse("not_stored", a, good=name, place=place)
         where = _WAREHOUSE if place == "warehouse" else _HALL
         self._no_undo(a, _IN, where, name)
         if not self._take_useful(seat, g, place):
-            raise self._illegal("pointless_take", a, good=name, place=place)
+            raise self.refuse("pointless_take", a, good=name, place=place)
         rest = list(held)
         rest.remove(g)
         if place == "warehouse":
@@ -615,33 +611,33 @@ class State(BaseState, game="speicherstadt", title="Speicherstadt", state_format
     def _no_undo(self, a: Action, direction: int, where: int, name: str) -> None:
         """Refuse a move that would undo one made this turn (same good, same store, other way)."""
         if self.moved >> _bit(direction, where, self.cat_gidx[name], len(self.goods)) & 1:
-            raise self._illegal("undo", a, good=name, place=_PLACES[where], moved=("in", "out")[direction])
+            raise self.refuse("undo", a, good=name, place=_PLACES[where], moved=("in", "out")[direction])
 
     def _r_convert(self, a: Action, ev: list[Event]) -> None:
         *given, _, target = a.args
-        i, seat = self._loading_seat()
+        i, seat = self.turn_seat()
         k = seat.k_convert or self.notation.k_convert
         if len(given) != k:
-            raise self._illegal("convert_count", a, count=k)
+            raise self.refuse("convert_count", a, count=k)
         if target in given:
-            raise self._illegal("convert_other", a, good=target)
+            raise self.refuse("convert_other", a, good=target)
         t = self.cat_gidx[target]
         if not self.stock[t]:
-            raise self._illegal("convert_stock", a, good=target)
-        self.to_stock(self._take_from_dock(a, given))
+            raise self.refuse("convert_stock", a, good=target)
+        self.to_stock(self.take_from_dock(a, given))
         self.from_stock(t)
         self.to_dock(t)
         ev.append(_ev(Event, ("convert", {"seat": i, "goods": list(given), "good": target})))
         for name in given:
-            self._loaded(name)
+            self.cube_loaded(name)
 
     def _r_hallsell(self, a: Action, ev: list[Event]) -> None:
-        i, seat = self._loading_seat()
-        self.to_stock(self._take_from_dock(a, list(a.args)))
-        seat.coins += 1
+        i, _held = self.turn_seat()
+        self.to_stock(self.take_from_dock(a, list(a.args)))
+        self.seat_add(i, "coins", 1)
         ev.append(_ev(Event, ("hallsell", {"seat": i, "goods": list(a.args)})))
         for name in a.args:
-            self._loaded(name)
+            self.cube_loaded(name)
 
     def _r_done(self, a: Action, ev: list[Event]) -> None:
         i = (self.first + self.loading_turn) % self.n_players
@@ -752,7 +748,7 @@ class State(BaseState, game="speicherstadt", title="Speicherstadt", state_format
         self._legal = ()
         return True
 
-    def _loaded(self, name: str) -> None:
+    def cube_loaded(self, name: str) -> None:
         """A cube of ``name`` went onto a card (the hooks' ``cube_loaded`` hears of it)."""
         self.hooks.cube_loaded(self, name)
 
@@ -760,13 +756,12 @@ class State(BaseState, game="speicherstadt", title="Speicherstadt", state_format
         base = self.notation.income
         extra = self.cat.setup["income_if_nothing_bought"]
         for i in range(self.n_players):
-            seat = self._seat(i)
-            amount = base + seat.income_bonus + (0 if self.bought >> i & 1 else extra)
-            seat.coins += amount
+            amount = base + self.seats[i].income_bonus + (0 if self.bought >> i & 1 else extra)
+            self.seat_add(i, "coins", amount)
             ev.append(_ev(Event, ("income", {"seat": i, "coins": amount})))
         if self.last_round:
             if self.hooks.end_fires(self, ev):
-                self._finish(ev)
+                self.finish(ev)
             return
         self.first = (self.first + 1) % self.n_players
         ev.append(_ev(Event, ("metal_coin", {"seat": self.first})))
@@ -813,9 +808,9 @@ class State(BaseState, game="speicherstadt", title="Speicherstadt", state_format
             cargo.append(self.draw_cubes(card.capacity) if card.kind == "ship" else ())
         self.draw_cards(pos)
         self.lay_out(laid, cargo)
-        self._supply_drawn(ev)
+        self.supply_drawn(ev)
 
-    def _supply_drawn(self, ev: list[Event]) -> None:
+    def supply_drawn(self, ev: list[Event]) -> None:
         """The round's supply lies out: its cards and the ships' cargo told (each row of the hooks' ``supply_rows``),
         the last round begun once only fires are left; demand follows."""
         cards, goods = self.cat.cards, self.goods
@@ -850,14 +845,14 @@ class State(BaseState, game="speicherstadt", title="Speicherstadt", state_format
         plus = [i for i, v in enumerate(sums) if v == hi]
         minus = [i for i, v in enumerate(sums) if v == lo]
         for i in plus:
-            self._seat(i).track += card.strength
+            self.seat_add(i, "track", card.strength)
         for i in minus:
-            self._seat(i).track -= card.strength
+            self.seat_add(i, "track", -card.strength)
         ev.append(_ev(Event, ("fire", {"card": card.id, "strength": card.strength, "seats_plus": plus,
                                  "seats_minus": minus, "sums": sums})))
         return plus, minus
 
-    def _finish(self, ev: list[Event]) -> None:
+    def finish(self, ev: list[Event]) -> None:
         """The game ends: nobody is to move; every seat's final score and the winners told."""
         self.phase = "over"
         self.to_move = None
@@ -1055,25 +1050,43 @@ class State(BaseState, game="speicherstadt", title="Speicherstadt", state_format
 
     # -- the interface of the rules -------------------------------------------------------------
     # What the rules change a position with, inside ``apply``'s copy-on-write; the expansion's rules (kaispeicher.py)
-    # change it only through these, as the base rules do: the aliases are of the helpers the base rules use
-    # themselves (class attributes, so the expansion pays no extra call).
-    own_seat = BaseState._seat  # the seat's data, owned by this state (cloned on first write)
-    refuse = _illegal  # an IllegalAction naming the rule, with this game's names
-    supply_drawn = _supply_drawn  # the supply lies out: its events, the last round's start, demand next
-    turn_seat = _loading_seat  # (seat index, its data) of the seat whose loading turn it is
-    gain_card = _gain  # a bought card joins a seat with its effect
-    take_from_dock = _take_from_dock  # remove named cubes from the dock or refuse naming the missing one
-    cube_loaded = _loaded  # a cube went onto a card
-    buy_free = _buy_free  # ``buy free``: the seat's free-purchase card used up, or the refusal
-    mark_bought = _mark_bought  # the seat bought a card this round
-    finish = _finish  # the game ends: final scores and winners told
+    # change it only through these, as the base rules do: a seat through ``seat_add``, ``seat_set`` and
+    # ``seat_add_at`` (engine/basestate.py) and the contract moves below, the expansion's part through ``part_set``,
+    # the rows, pile, bag, stock and dock through the methods after them; a purchase through ``buy_card``, a loading
+    # turn through ``turn_seat``, ``take_from_dock`` and ``cube_loaded``, a refusal through ``refuse`` (all above).
 
-    def own_part(self) -> Any:
-        """The expansion's part of this position (``kai``), owned by this state (cloned on first write)."""
+    def contract_load(self, seat_i: int, k: int, g: int) -> tuple[int, ...]:
+        """A cube of good ``g`` onto seat ``seat_i``'s contract ``k`` (checked by the caller); the contract's cubes
+        now."""
+        seat = self._seat(seat_i)
+        ci, placed = seat.contracts[k]
+        placed = (*placed, g)
+        seat.contracts = _put(seat.contracts, k, (ci, placed))
+        return placed
+
+    def contract_unload(self, seat_i: int, k: int, g: int) -> None:
+        """A cube of good ``g`` taken off seat ``seat_i``'s contract ``k`` (it holds one)."""
+        seat = self._seat(seat_i)
+        ci, placed = seat.contracts[k]
+        rest = list(placed)
+        rest.remove(g)
+        seat.contracts = _put(seat.contracts, k, (ci, tuple(rest)))
+
+    def part_set(self, name: str, value: Any) -> None:
+        """Set field ``name`` of the expansion's part of this position (``kai``) to ``value``, a new immutable value
+        (never one changed in place); the part is owned by this state first (copy-on-write)."""
         part = self.kai
         if part._gen != self._gen:
             part = self.kai = part.clone(self._gen)
-        return part
+        setattr(part, name, value)
+
+    def part_update(self, **changes: Any) -> None:
+        """Set several fields of the expansion's part at once, as ``part_set`` does each."""
+        part = self.kai
+        if part._gen != self._gen:
+            part = self.kai = part.clone(self._gen)
+        for name, value in changes.items():
+            setattr(part, name, value)
 
     def set_part(self, part: Any) -> None:
         """A new expansion's part of this position (a round's start), owned by this state."""
@@ -1190,7 +1203,7 @@ _RULES: dict[str, dict[str, Rule]] = {
 # The rules never import what plugs into them. A position's ``hooks`` are the rules of its game: the base game's
 # (BASE_HOOKS), or those an expansion registered (register_expansion: kaispeicher.py, when it is imported). The base
 # rules call them at every point where an expansion changes the flow, with no test of which game it is; the
-# expansion's own part of a position is the ``kai`` field, changed through ``own_part``. Explanations and the notebook
+# expansion's own part of a position is the ``kai`` field, changed through ``part_set``. Explanations and the notebook
 # rendering register as capabilities. The package's __init__ imports all of them, before any state exists.
 
 Step = Callable[[State, list[Event]], bool]
@@ -1232,7 +1245,7 @@ def _refuse_more(state: State, a: Action, ev: list[Event]) -> None:
 class Hooks:
     """The rules of one game at the points where an expansion changes them (the base game's: ``BASE_HOOKS``).
     Each is a function of the state being built inside ``apply`` (and its arguments); a hook that changes the
-    position does so through the state's interface (``own_seat``, ``own_part``, ``ask``, ``to_stock``, ...)."""
+    position does so through the state's interface (``seat_add``, ``part_set``, ``ask``, ``to_stock``, ...)."""
 
     name: str | None = None  # the expansion's name (None: the base game)
     # phases: the rule of each verb, the automatic step and the legal actions of each phase
