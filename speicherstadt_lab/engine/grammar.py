@@ -2,11 +2,11 @@
 
 A game writes a :class:`Grammar` of :class:`Verb` s (``games/<game>/grammar.py``); everything that reads or writes
 actions reads it: the notation's parser (``Notation.parse``), the board's click check (a click message
-``{kind: VERB, FIELD: value, ...}`` becomes the canonical :class:`Action` or a refusal naming the field), the written
-forms in refusals (``write 'take BOARD N'``), the action catalogue of the interop adapters, and the board models
-(``fields_of``: an action's arguments by field name). An argument's ``kind`` must be one of the registered kinds
-(:data:`ARG_KINDS`; a game adds its own with :func:`register_kind`); a declaration naming anything unknown raises
-:class:`GrammarError` naming the field.
+``{"kind": "act", "verb": VERB, "args": {FIELD: value}}`` becomes the canonical :class:`Action` or a refusal naming
+the field), the written forms in refusals (``write 'take BOARD N'``), the action catalogue of the interop adapters,
+and the board models (``fields_of``: the click message of an action). An argument's ``kind`` must be one of the
+registered kinds (:data:`ARG_KINDS`; a game adds its own with :func:`register_kind`); a declaration naming anything
+unknown raises :class:`GrammarError` naming the field.
 
 The *context* a grammar reads the game's names from is the game's notation (the goods, boards, ... of its
 catalogue): ``domain(name)`` lists a named domain's words in canonical order, ``act(verb, *args)`` makes the
@@ -273,6 +273,18 @@ def click_kind(msg: Any, fields_by_kind: Mapping[str, tuple[str, ...]], error: A
     return kind
 
 
+#: A board's action click: ``{"kind": "act", "verb": VERB, "args": {FIELD: value, ...}}`` (every other message kind a
+#: board or panel takes, ``lang``, ``step``, ``goto``, ..., is its own and checked by its owner).
+ACT = "act"
+ACT_FIELDS = ("verb", "args")
+
+
+def act_message(verb: str, args: Mapping[str, Any] | None = None, **fields: Any) -> dict[str, Any]:
+    """The click message of ``verb`` with its argument fields (``args`` and/or keywords; ``from`` only in ``args``):
+    ``act_message("place", space=2)`` is ``{"kind": "act", "verb": "place", "args": {"space": 2}}``."""
+    return {"kind": ACT, "verb": verb, "args": {**(args or {}), **fields}}
+
+
 def _in_order(known: Sequence[str], words: list[str]) -> tuple[str, ...]:
     order = {w: k for k, w in enumerate(known)}
     return tuple(sorted(words, key=order.__getitem__))
@@ -371,7 +383,7 @@ class Grammar:
 
     @property
     def click_fields(self) -> dict[str, tuple[str, ...]]:
-        """Each click kind's fields (what a board's click message must carry besides ``kind``)."""
+        """Each click verb's fields (what a board's click message carries in its ``args``)."""
         return self._click_fields  # type: ignore[attr-defined,no-any-return]
 
     @property
@@ -451,10 +463,26 @@ class Grammar:
     # -- clicks ------------------------------------------------------------------------------------------
 
     def click(self, ctx: Any, state: Any, msg: Any, error: Any) -> Action:
-        """The canonical action of a board's click message ``{kind, FIELD: value, ...}``, or ``error(key,
-        ...)`` naming what is wrong: not an object, an unknown kind, a missing or unexpected field, a value
-        outside its kind. Only the shape is checked; the rules judge the action."""
-        v = self._by_click[click_kind(msg, self._click_fields, error)]  # type: ignore[attr-defined]
+        """The canonical action of a board's click message ``{"kind": "act", "verb": VERB, "args": {FIELD: value}}``
+        (:func:`act_message`), or ``error(key, ...)`` naming what is wrong: not an object, another kind, a missing or
+        unexpected field, an unknown verb, ``args`` not an object, a missing or unexpected argument, a value outside
+        its kind. Only the shape is checked; the rules judge the action."""
+        if not (isinstance(msg, dict) and len(msg) == 3 and msg.get("kind") == ACT and "verb" in msg and "args" in msg):
+            click_kind(msg, {ACT: ACT_FIELDS}, error)  # not the envelope: the refusal names what is wrong
+        verb, args = msg["verb"], msg["args"]
+        if not isinstance(verb, str) or verb not in self._by_click:  # type: ignore[attr-defined]
+            verbs = ", ".join(self._click_fields)  # type: ignore[attr-defined]
+            raise error("verb", field="verb", got=show_value(verb), verbs=verbs)
+        v = self._by_click[verb]  # type: ignore[attr-defined]
+        if not isinstance(args, dict):
+            raise error("args", field="args", verb=verb, got=show_value(args))
+        fields = self._click_fields[verb]  # type: ignore[attr-defined]
+        for f in fields:
+            if f not in args:
+                raise error("missing", kind=verb, field=f)
+        if len(args) != len(fields):
+            extra = next(f for f in args if f not in fields)
+            raise error("extra", kind=verb, field=extra if isinstance(extra, str) else show_value(extra))
 
         def numbers(name: str) -> int:
             assert self.numbers is not None, f"{self.game}: the grammar declares no numbers for {name!r}"
@@ -462,17 +490,17 @@ class Grammar:
 
         values: list[Any] = []
         for a in v.args:
-            values.extend(ARG_KINDS[a.kind].click(a, ctx, msg.get(a.name), numbers, error))
+            values.extend(ARG_KINDS[a.kind].click(a, ctx, args.get(a.name), numbers, error))
         if v.build:
             return getattr(ctx, v.build)(*values)  # type: ignore[no-any-return]
         return ctx.act(v.verb, *values)  # type: ignore[no-any-return]
 
     def fields_of(self, action: Action) -> dict[str, Any]:
-        """A click message that makes ``action`` (its kind and fields): what a board sends for it."""
+        """The click message that makes ``action`` (``{"kind": "act", "verb", "args"}``): what a board sends for it."""
         for v in self._by_word.get(action.kind, ()):  # type: ignore[attr-defined]
             out = self._split(v, action.args)
             if out is not None:
-                return {"kind": v.click, **out}
+                return act_message(v.click, out)
         raise KeyError(f"{self.game}: {action.text!r} has no verb of the grammar")
 
     def _split(self, v: Verb, args: tuple[Any, ...]) -> dict[str, Any] | None:

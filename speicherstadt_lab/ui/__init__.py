@@ -1,4 +1,4 @@
-"""The board view: ``ui.model`` (pure Python: state → board model, click → notation) and ``ui.board``
+"""The board view: ``ui.model`` (pure Python: state → board model, click → the canonical action) and ``ui.board``
 (the anywidget, imported lazily so the model works without ipywidgets).
 
     from speicherstadt_lab.ui import Board

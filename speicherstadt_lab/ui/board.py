@@ -1,9 +1,11 @@
 """The board view as an anywidget: synced traitlets out, validated click messages in.
 
-``Board(state)`` draws a game of Die Speicherstadt in the browser (``widgets/board.js`` and
-``widgets/board.css``). The JavaScript only draws the ``model`` trait and reports clicks with
-``model.send({kind: ...})``; every message is checked here, turned into notation and applied (or
-handed to the ``on_action`` callbacks), and a refusal lands in the ``error`` trait.
+``Board(state)`` draws a game of Die Speicherstadt in the browser: its JavaScript is assembled from
+``widgets/common.js`` (what both boards share), the drawing functions per region in ``widgets/board/`` and the entry
+``widgets/board.js`` (:data:`PARTS`), its CSS from ``widgets/common.css`` and ``widgets/board.css``. The JavaScript only
+draws the ``model`` trait and reports clicks with the model's own messages (``{"kind": "act", "verb", "args"}``);
+every message is checked here by the grammar and applied once (or handed to the ``on_action`` callbacks), and a
+refusal lands in the ``error`` trait.
 """
 
 from __future__ import annotations
@@ -11,8 +13,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .model import LOG_SIZE, ClickError, board_model, click_to_action, highlight
-from .widget_base import GameBoard
+from . import model
+from .widget_base import GameBoard, assemble
 
 
 def find_assets(*roots: Path) -> Path:
@@ -26,6 +28,10 @@ def find_assets(*roots: Path) -> Path:
 _HERE = Path(__file__).resolve().parent
 # installed from a wheel: speicherstadt_lab/widgets; source checkout (editable install): the repo's widgets/
 ASSETS = find_assets(_HERE.parent / "widgets", _HERE.parent.parent / "widgets")
+#: the files of the board's module, in order: the shared helpers, one file per region group, the entry (last)
+PARTS = ("common.js", "board/pieces.js", "board/harbour.js", "board/kaispeicher.js", "board/dock.js",
+         "board/supply.js", "board/seats.js", "board.js")
+CSS_PARTS = ("common.css", "board.css")
 
 
 class Board(GameBoard):
@@ -46,18 +52,8 @@ class Board(GameBoard):
             return board_for(state, *args, **kwargs)
         return super().__new__(cls, state, *args, **kwargs)
 
-    _esm = ASSETS / "board.js"
-    _css = ASSETS / "board.css"
+    _esm = assemble(ASSETS, PARTS)
+    _css = assemble(ASSETS, CSS_PARTS)
 
     default_game = "speicherstadt"
-    log_size = LOG_SIZE
-    click_error = ClickError
-
-    def _build_model(self, state: Any, lang: str, seat: int | None, history: list[Any]) -> dict[str, Any]:
-        return board_model(state, lang, seat, history)
-
-    def _build_highlight(self, state: Any, prev: Any) -> dict[str, Any]:
-        return highlight(state, prev)
-
-    def _to_action(self, state: Any, msg: Any) -> Any:
-        return click_to_action(state, msg)
+    views = model

@@ -1,6 +1,6 @@
-"""Board clicks: a browser message ``{kind: VERB, FIELD: value, ...}`` checked against the game's declared grammar
-(``games/<game>/grammar.py``, read by ``engine/grammar.py``) and turned into the canonical action, or refused with a
-:class:`ClickError` naming the field. The rules judge the action after, once.
+"""Board clicks: a browser message ``{"kind": "act", "verb": VERB, "args": {FIELD: value, ...}}`` checked against the
+game's declared grammar (``games/<game>/grammar.py``, read by ``engine/grammar.py``) and turned into the canonical
+action, or refused with a :class:`ClickError` naming the field. The rules judge the action after, once.
 """
 
 from __future__ import annotations
@@ -8,16 +8,18 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine.actions import Action
-from ..engine.grammar import MAX_INT, click_kind, show_value
+from ..engine.grammar import ACT, MAX_INT, act_message, click_kind, show_value
 from ..engine.i18n import load_messages, messages
 from ..games.speicherstadt.grammar import GRAMMAR
 
 load_messages("speicherstadt_cards")  # the [click.*] refusal texts
+load_messages("board_clicks")  # the action envelope's refusals (both boards) and the rule popover's texts
 
-#: Die Speicherstadt's click kinds and their fields (read from its grammar; Kaispeicher's included)
+#: Die Speicherstadt's click verbs and their fields (read from its grammar; Kaispeicher's included)
 CLICK_FIELDS: dict[str, tuple[str, ...]] = GRAMMAR.click_fields
 KINDS = tuple(CLICK_FIELDS)
-__all__ = ["CLICK_FIELDS", "KINDS", "MAX_INT", "ClickError", "click_kind", "click_to_action", "show_value"]
+__all__ = ["ACT", "CLICK_FIELDS", "KINDS", "MAX_INT", "ClickError", "act_message", "click_kind", "click_to_action",
+           "show_value"]
 
 
 # ---- clicks --------------------------------------------------------------------------------------

@@ -20,7 +20,6 @@ from ..engine.i18n import LANGS, load_messages, messages
 from ..engine.protocol import get_game
 from ..games.speicherstadt import kaispeicher as kai_rules
 from ..games.speicherstadt.explain import explain_action
-from ..games.speicherstadt.render import SEAT_COLOURS
 from .cards import card_info, card_text
 from .clicks import CLICK_FIELDS, KINDS, MAX_INT, ClickError, click_to_action, show_value
 
@@ -81,12 +80,14 @@ def short_labels(names: Sequence[str]) -> list[str]:
 
 
 def seat_tokens(state: Any, lang: str = "en") -> list[dict[str, Any]]:
-    """Per seat: name, short label, colour (Okabe–Ito), the text colour on it, and a shape."""
+    """Per seat: name, short label, colour (the game's ``GameInfo.seat_colours``, as on the charts and the move
+    list: the one palette), the text colour on it, and a shape. Every board takes its seats' looks from here."""
     names = [state.seat_name(i, lang) for i in range(state.n_players)]
     shorts = short_labels(names)
+    palette = get_game(state.game).seat_colours
     out = []
     for i, name in enumerate(names):
-        colour = SEAT_COLOURS[i % len(SEAT_COLOURS)]
+        colour = palette[i % len(palette)]
         out.append({"index": i, "name": name, "short": shorts[i], "colour": colour, "ink": ink(colour),
                     "shape": SHAPES[i % len(SHAPES)]})
     return out
@@ -186,16 +187,16 @@ def _seat_kai(state: Any, i: int, lang: str, acts: Sequence[Action]) -> dict[str
     }
 
 
-def _log(states: Sequence[Any], lang: str) -> list[dict[str, Any]]:
-    """The events of the last transitions, newest first; ``states`` oldest first, ending with the current.
+def event_log(states: Sequence[Any], lang: str, size: int = LOG_SIZE) -> list[dict[str, Any]]:
+    """The events of the last ``size`` transitions, newest first; ``states`` oldest first, ending with the current.
 
     ``actor`` is the seat that took the transition's action (known when the state before it is given).
     """
-    shown = list(states)[-(LOG_SIZE + 1):]
+    shown = list(states)[-(size + 1):]
     out = []
     for k in range(len(shown) - 1, -1, -1):
         s = shown[k]
-        if k == 0 and len(shown) > LOG_SIZE:
+        if k == 0 and len(shown) > size:
             break  # only there to name the actor of the next one
         texts = s.event_texts(lang)
         if not texts and not s.last_action:
@@ -273,12 +274,17 @@ def _ranking(state: Any, lang: str) -> list[dict[str, Any]]:
              "label": _t("ui", "ranking", lang, score=state.score(i), coins=state.coins[i])} for i in order]
 
 
+def rule_labels(lang: str) -> dict[str, str]:
+    """The texts of a card's rule popover (both boards): the ⓘ button's label, the close button's, the hint."""
+    return {f"rule_{k}": _t("board_rule", k, lang) for k in ("open", "close", "hint")}
+
+
 def _labels(lang: str) -> dict[str, str]:
     keys = ("last_round", "pile", "fires_left", "no_fires", "discard", "empty", "stock", "bag", "sold", "coins",
             "track", "track_hint", "score", "score_hint", "final_score", "firemen", "warehouse", "no_warehouse",
             "hall", "no_cards", "metal_coin", "to_move", "winner", "unloading", "dock_empty", "dock_hint",
             "convert_to", "hallsell", "done", "pass", "log", "log_start", "contract_done", "no_workers", "dismiss")
-    return {k: _t("ui", k, lang) for k in keys}
+    return {**{k: _t("ui", k, lang) for k in keys}, **rule_labels(lang)}
 
 
 def board_model(state: Any, lang: str = "en", seat: int | None = None, log: Iterable[Any] = ()) -> dict[str, Any]:
@@ -397,7 +403,7 @@ def board_model(state: Any, lang: str = "en", seat: int | None = None, log: Iter
         "dock": dock,
         "ranking": _ranking(state, lang) if state.is_over else None,
         "last_action": state.last_action,
-        "log": _log(history, lang),
+        "log": event_log(history, lang),
         "labels": _labels(lang),
     }
     if kai:
@@ -497,7 +503,7 @@ def _kai_model(state: Any, lang: str, acts: Sequence[Action], tokens: list[dict[
             "buy_label": _t("ui", "buy", lang, price=price) if current else "",
         })
     buttons = []
-    by_click = {state.notation.grammar.fields_of(a)["kind"]: a for a in acts}  # the grammar's click of each action
+    by_click = {state.notation.grammar.fields_of(a)["verb"]: a for a in acts}  # the grammar's click of each action
     for kind, key in (("break", "kai_break"), ("stop", "kai_stop"), ("double", "kai_double"),
                       ("insure", "kai_insure"), ("buyfree", "kai_free")):
         if kind in by_click:
@@ -606,4 +612,4 @@ def highlight(state: Any, previous: Any | None = None) -> dict[str, Any]:
 
 # The click names stay importable from here (they lived in this module before ui/clicks.py).
 __all__ = ["CLICK_FIELDS", "KINDS", "LOG_SIZE", "MAX_INT", "ClickError", "board_model", "card_info", "card_text",
-           "click_to_action", "highlight", "seat_tokens", "show_value"]
+           "click_to_action", "event_log", "highlight", "seat_tokens", "show_value"]

@@ -1,9 +1,11 @@
 """The Packet Row board view as an anywidget: synced traitlets out, validated click messages in.
 
-``PacketRowBoard(state)`` draws a game of Packet Row in the browser (``widgets/packet_row.js`` and
-``widgets/packet_row.css``) with the same public API as :class:`speicherstadt_lab.ui.board.Board`. The
-JavaScript only draws the ``model`` trait and reports clicks with ``model.send({kind: ...})``; every message
-is checked here, turned into notation and applied (or handed to the ``on_action`` callbacks), and a refusal
+``PacketRowBoard(state)`` draws a game of Packet Row in the browser with the same public API as
+:class:`speicherstadt_lab.ui.board.Board`: its JavaScript is assembled from ``widgets/common.js`` (what both boards
+share), the drawing functions per region in ``widgets/packet_row/`` and the entry ``widgets/packet_row.js``
+(:data:`PARTS`), its CSS from ``widgets/common.css`` and ``widgets/packet_row.css``. The JavaScript only draws the
+``model`` trait and reports clicks with the model's own messages (``{"kind": "act", "verb", "args"}``); every
+message is checked here by the grammar and applied once (or handed to the ``on_action`` callbacks), and a refusal
 lands in the ``error`` trait in the board's language.
 
 ``seat`` is the seat whose hand is shown and whose actions are clickable; None (the default) follows the
@@ -13,10 +15,9 @@ seat to move, for hot-seat play. The model never holds another seat's secret car
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
-from .packet_row_model import LOG_SIZE, ClickError, board_model, click_to_action, highlight
-from .widget_base import GameBoard
+from . import packet_row_model
+from .widget_base import GameBoard, assemble
 
 JS, CSS = "packet_row.js", "packet_row.css"
 
@@ -32,6 +33,9 @@ def find_assets(*roots: Path) -> Path:
 _HERE = Path(__file__).resolve().parent
 # installed from a wheel: speicherstadt_lab/widgets; source checkout (editable install): the repo's widgets/
 ASSETS = find_assets(_HERE.parent / "widgets", _HERE.parent.parent / "widgets")
+#: the files of the board's module, in order: the shared helpers, one file per region group, the entry (last)
+PARTS = ("common.js", "packet_row/pieces.js", "packet_row/boards.js", "packet_row/side.js", "packet_row/seats.js", JS)
+CSS_PARTS = ("common.css", CSS)
 
 
 class PacketRowBoard(GameBoard):
@@ -42,18 +46,8 @@ class PacketRowBoard(GameBoard):
     and the board waits for a new state.
     """
 
-    _esm = ASSETS / JS
-    _css = ASSETS / CSS
+    _esm = assemble(ASSETS, PARTS)
+    _css = assemble(ASSETS, CSS_PARTS)
 
     default_game = "packet_row"
-    log_size = LOG_SIZE
-    click_error = ClickError
-
-    def _build_model(self, state: Any, lang: str, seat: int | None, history: list[Any]) -> dict[str, Any]:
-        return board_model(state, lang, seat, history)
-
-    def _build_highlight(self, state: Any, prev: Any) -> dict[str, Any]:
-        return highlight(state, prev)
-
-    def _to_action(self, state: Any, msg: Any) -> Any:
-        return click_to_action(state, msg)
+    views = packet_row_model

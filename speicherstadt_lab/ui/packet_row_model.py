@@ -11,7 +11,6 @@ The viewer is ``seat`` when given, otherwise the seat to move (hot-seat play).
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -19,9 +18,8 @@ from ..engine.actions import Action
 from ..engine.i18n import LANGS, load_messages, messages
 from ..games.packet_row.catalog import BOARDS
 from ..games.packet_row.grammar import GRAMMAR
-from ..games.packet_row.render import SEAT_COLOURS
 from . import clicks
-from .model import SHAPES, ink, short_labels
+from .model import event_log, ink, rule_labels, seat_tokens
 from .rules import card_rule
 
 load_messages("packet_row")
@@ -117,18 +115,6 @@ def card_info(state: Any, card_id: str, lang: str = "en") -> dict[str, Any]:
 # ---- the model -----------------------------------------------------------------------------------
 
 
-def seat_tokens(state: Any, lang: str = "en") -> list[dict[str, Any]]:
-    """Per seat: name, short label, colour (Okabe–Ito, as on the Speicherstadt board), text colour, shape."""
-    names = [state.seat_name(i, lang) for i in range(state.n_players)]
-    shorts = short_labels(names)
-    out = []
-    for i, name in enumerate(names):
-        colour = SEAT_COLOURS[i % len(SEAT_COLOURS)]
-        out.append({"index": i, "name": name, "short": shorts[i], "colour": colour, "ink": ink(colour),
-                    "shape": SHAPES[i % len(SHAPES)]})
-    return out
-
-
 def viewer_of(state: Any, seat: int | None) -> int | None:
     """The seat whose hand the board shows: ``seat``, or else the seat to move (None once the game is over)."""
     return seat if seat is not None else state.to_move
@@ -141,7 +127,8 @@ def _code(dest: str | None) -> str:
 def _fulfil_options(state: Any, acts: Sequence[Action], lang: str) -> list[dict[str, Any]]:
     cat = state.cat
     out = []
-    for text in (str(a) for a in acts if a.kind == "fulfil"):
+    for act in (a for a in acts if a.kind == "fulfil"):
+        text = str(act)
         parts = state.nt.fulfil_parts(text)
         pays = sum(cat.card(c).pays for c in parts["contracts"])
         contracts = []
@@ -165,7 +152,8 @@ def _fulfil_options(state: Any, acts: Sequence[Action], lang: str) -> list[dict[
         used = [*parts["contracts"], *(u["card"] for u in parts["goods"]), *(["captain"] * captains),
                 *(["merchant"] * merchants)]
         out.append({
-            "index": len(out), "action": text, "pays": pays, **parts, "captains": captains, "merchants": merchants,
+            "index": len(out), "action": text, "msg": GRAMMAR.fields_of(act), "pays": pays, **parts,
+            "captains": captains, "merchants": merchants,
             "hand": used,  # hand card ids used (with repeats)
             "ship_dests": [sh["dest"] for sh in parts["ships"]],
             "label": _ui("opt_label", lang, contracts=" + ".join(contracts), ships=", ".join(ships),
@@ -288,27 +276,6 @@ def _prompt(state: Any, view: dict[str, Any], lang: str, viewer: int | None, act
     return _t("pru_prompt", "hm_all_took" if others_took else "hm_last", lang, state, seat=mover, board=board)
 
 
-def _log(states: Sequence[Any], lang: str) -> list[dict[str, Any]]:
-    """The events of the last transitions, newest first; ``states`` oldest first, ending with the current."""
-    shown = list(states)[-(LOG_SIZE + 1):]
-    out = []
-    for k in range(len(shown) - 1, -1, -1):
-        s = shown[k]
-        if k == 0 and len(shown) > LOG_SIZE:
-            break  # only there to name the actor of the next one
-        texts = s.event_texts(lang)
-        if not texts and not s.last_action:
-            continue
-        actor = shown[k - 1].to_move if k > 0 and s.last_action else None
-        entry = {"action": s.last_action, "actor": actor, "texts": texts, "newest": k == len(shown) - 1}
-        if k > 0 and s.last_action and hasattr(shown[k - 1], "phrase_action"):
-            # the move with card and price, the notation on hover; a position that cannot phrase it: the notation alone
-            with contextlib.suppress(ValueError, KeyError, IndexError, AttributeError):
-                entry["phrase"] = shown[k - 1].phrase_action(s.last_action, lang)
-        out.append(entry)
-    return out
-
-
 _LABELS = ("current", "future", "chosen", "active", "short", "harbour_master", "pawns", "pawns_none", "ships",
            "no_ships", "hand_hidden", "hand_empty", "decline", "pass", "done", "cash", "fulfil", "fulfil_hint",
            "fulfil_none_match", "clear", "log", "log_start", "dismiss", "money", "to_move", "viewer", "winner",
@@ -358,6 +325,9 @@ def board_model(state: Any, lang: str = "en", seat: int | None = None, log: Iter
         "can_act": can_act,
         "prompt": _prompt(state, view, lang, viewer, acts),
         "legal": legal,
+        # each legal action as the click message that makes it (the grammar's) with its notation: the page sends
+        # these messages and never writes a click or notation itself
+        "actions": [{"msg": GRAMMAR.fields_of(a), "text": str(a)} for a in acts],
         "boards": _boards(state, view, lang, legal_set),
         "chosen": view["chosen"],
         "active_board": view["board"],
@@ -370,8 +340,8 @@ def board_model(state: Any, lang: str = "en", seat: int | None = None, log: Iter
         "fulfil": _fulfil_options(state, acts, lang),
         "ranking": _ranking(state, lang) if state.is_over else None,
         "last_action": view["last_action"],
-        "log": _log(history, lang),
-        "labels": {k: _ui(k, lang) for k in _LABELS},
+        "log": event_log(history, lang, LOG_SIZE),
+        "labels": {**{k: _ui(k, lang) for k in _LABELS}, **rule_labels(lang)},
     }
 
 

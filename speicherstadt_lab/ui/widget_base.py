@@ -9,6 +9,8 @@ callbacks get the action and, if they ask for it, the states before and after it
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from pathlib import Path
+from types import ModuleType
 from typing import Any, ClassVar
 
 import anywidget
@@ -19,6 +21,21 @@ from ..engine.i18n import LANGS
 from .model import show_value
 
 ActionCallback = Callable[..., Any]  # callback(action) or, registered with_states, callback(action, before, after)
+
+
+def assemble(root: Path, parts: Sequence[str]) -> str:
+    """One widget's ESM (or CSS) string: the files ``parts`` of the folder ``root``, in order, each after a comment
+    naming it. A board's JavaScript is several plain files (``widgets/common.js``, what both boards share, then its
+    regions, then its entry with the one ``export default``); anywidget loads one module, and this is its text."""
+    out = []
+    for name in parts:
+        path = root / name
+        if not path.is_file():
+            raise FileNotFoundError(f"widget part {name!r} not found in {root}")
+        text = path.read_text(encoding="utf-8")
+        mark = f"/* ---- {name} ---- */"
+        out.append(f"{mark}\n{text.rstrip()}\n")
+    return "\n".join(out)
 
 
 class GameBoard(anywidget.AnyWidget):
@@ -38,17 +55,27 @@ class GameBoard(anywidget.AnyWidget):
     lang_switch = traitlets.Bool(True).tag(sync=True)
 
     default_game: ClassVar[str] = "speicherstadt"
-    log_size: ClassVar[int] = 8
-    click_error: ClassVar[Any]  # the game's ClickError: ClickError(key, **args).text(lang, state)
+    #: the game's board-model module: ``board_model``, ``highlight``, ``click_to_action``, ``ClickError``, ``LOG_SIZE``
+    views: ClassVar[ModuleType]
+
+    @property
+    def log_size(self) -> int:
+        """How many earlier states the board keeps for its event log and highlight (the game's ``LOG_SIZE``)."""
+        return int(self.views.LOG_SIZE)
+
+    @property
+    def click_error(self) -> Any:
+        """The game's ClickError: ``ClickError(key, **args).text(lang, state)``."""
+        return self.views.ClickError
 
     def _build_model(self, state: Any, lang: str, seat: int | None, history: list[Any]) -> dict[str, Any]:
-        raise NotImplementedError
+        return self.views.board_model(state, lang, seat, history)
 
     def _build_highlight(self, state: Any, prev: Any) -> dict[str, Any]:
-        raise NotImplementedError
+        return self.views.highlight(state, prev)
 
     def _to_action(self, state: Any, msg: Any) -> Any:
-        raise NotImplementedError
+        return self.views.click_to_action(state, msg)
 
     def __init__(self, state: Any = None, lang: str = "en", seat: int | None = None, **kwargs: Any) -> None:
         if state is None:
@@ -145,7 +172,8 @@ class GameBoard(anywidget.AnyWidget):
     def handle_message(self, msg: Any) -> bool:
         """Check a browser message, then apply it (or pass it to the callbacks). True if it was accepted.
 
-        Besides the action kinds, ``{"kind": "lang", "lang": "de"}`` switches the language. The page adds
+        An action is ``{"kind": "act", "verb": VERB, "args": {...}}`` (the model lists each legal action's message);
+        ``{"kind": "lang", "lang": "de"}`` switches the language. The page adds
         ``rev``, the ``model["rev"]`` of the position it clicked on: a click made on an earlier position (the
         board moved on meanwhile, say after a bot's move or a double click) is refused. Python callers may
         leave ``rev`` out.
