@@ -1,6 +1,8 @@
-"""The analysis app, a room of small modules: ``lab`` (the LabApp that composes them), ``texts`` (EN/DE texts
-from ``data/messages/app.toml``), ``widgets`` (move tree, save and load buttons; their JS and CSS in
-``widgets/``), ``jobs`` (background work).
+"""The analysis app, a room of small modules: ``lab`` (the LabApp, the coordinator), ``panel`` (what a panel object
+is: ``show(node, settings)``, events, ``close``) and ``panel_host`` (the coordinator's side of the panels: live
+analysis, What if…, rules, scenario, lessons, seats, one module each), ``texts`` (EN/DE texts from
+``data/messages/app.toml``), ``widgets`` (move tree, save and load buttons; their JS and CSS in ``widgets/``),
+``jobs`` (background work).
 
 ``from speicherstadt_lab.ui.app import LabApp`` keeps working.
 """

@@ -243,13 +243,14 @@ class Classroom:
         scenario as started, a new game by its game, players and seed, or else a record file (named as the Save
         button names it) at the move on the board; the projector mode when it is on."""
         params: list[tuple[str, str]] = [("lang", self.lang_code)]
-        lesson = getattr(self, "_lesson", None)
+        lesson = self.panels.lessons.lesson
         scenario = self._shipped_scenario_name()
         if self.tutorial_button.value and lesson is not None:
             params.append(("lesson", str(lesson.id)))
         elif scenario is not None and self.node.parent is None and not self.record.root.children:
             params.append(("scenario", scenario))
-        elif not self.record.root.children and self._scenario_started is None and isinstance(self.record.seed, int):
+        elif (not self.record.root.children and self.panels.scenario.started_with is None
+              and isinstance(self.record.seed, int)):
             params += [("game", str(self.game.value)), ("players", str(self.record.initial.n_players)),
                        ("seed", str(self.record.seed))]
         else:
@@ -259,7 +260,7 @@ class Classroom:
         return urllib.parse.urlencode(params)
 
     def _shipped_scenario_name(self) -> str | None:
-        started = self._scenario_started
+        started = self.panels.scenario.started_with
         if started is None:
             return None
         return next((n for n in shipped_scenarios() if shipped_scenario(n) == started), None)

@@ -104,7 +104,8 @@ class JobRunner:
         """Stop the running job and pending chart updates, and close every widget of the app."""
         self.cancel()
         self.wait()
-        self._join_live()
+        for panel in self.panels:
+            panel.close()
         timer = self._timer
         if timer is not None:
             timer.cancel()
@@ -120,8 +121,8 @@ class JobRunner:
         busy = self._job is not None
         self.widget.remove_class("ssl-idle" if busy else "ssl-busy")
         self.widget.add_class("ssl-busy" if busy else "ssl-idle")
-        if not busy and hasattr(self, "live"):
-            self._schedule_live()  # the bots stopped: analyse the position they left
+        if not busy:
+            self._show_parts()  # the bots stopped: the live analysis analyses the position they left
 
     def _set_busy(self, busy: bool) -> None:
         job = self._job

@@ -36,16 +36,12 @@ from .classroom import Classroom
 from .jobs import Job
 from .jobs_panel import JobRunner
 from .labels import Labels
-from .lessons_panel import LessonsPanel
-from .live_panel import LivePanel
 from .movelist import MoveList, tree_labels
 from .navigation import Navigation
+from .panel_host import PanelHost
 from .review import REVIEW_ROLLOUTS, ReviewPanel
-from .rules_panel import RulesPanel
-from .scenario_panel import ScenarioPanel
-from .seats import MAX_SEATS, SEAT_KINDS, STAND_IN, STRENGTHS, SeatsPanel
+from .seats import MAX_SEATS, SEAT_KINDS, STAND_IN, STRENGTHS
 from .texts import TEXTS, text
-from .whatif_panel import WhatIfPanel
 from .widgets import Loader, Saver, TreeView
 
 SHOW_EVERY = 0.15  # seconds between board updates while bots play on
@@ -69,9 +65,12 @@ def variant_of(state: Any) -> str:
     return max(fits)[1] if fits else state.game
 
 
-class LabApp(Navigation, MoveList, SeatsPanel, Labels, JobRunner, ChartsPanel, LivePanel, WhatIfPanel, ReviewPanel,
-             RulesPanel, ScenarioPanel, LessonsPanel, Classroom):
+class LabApp(Navigation, MoveList, Labels, JobRunner, ChartsPanel, ReviewPanel, Classroom, PanelHost):
     """The analysis app. ``widget`` is the whole app; the controls are attributes (see the module doc).
+
+    The coordinator: it owns the record, the node on the board, the jobs, their lock and the charts' timer; the
+    panel objects (``panels``: :class:`~.panel_host.Panels`) are shown the node and the :class:`~.panel.Settings`
+    after every step and report back through events (``panel_host.py``).
 
     ``threaded=False`` runs long work in the calling thread (simple scripts); ``chart_delay`` is how long
     the charts wait after the last move before they follow (0: at once). ``query`` is a page's query string to open
@@ -116,27 +115,13 @@ class LabApp(Navigation, MoveList, SeatsPanel, Labels, JobRunner, ChartsPanel, L
     def _build_controls(self, lang: str) -> None:
         t = TEXTS[lang]
         lay = w.Layout
+        self._make_panels(lang)  # seats, live analysis, rules, scenario, What if…, lessons (panel_host.py)
         self.lang = w.ToggleButtons(options=[("EN", "en"), ("DE", "de")], value=lang,
                                     style={"button_width": "46px"}, layout=lay(width="auto"))
         self.players = w.BoundedIntText(value=3, min=2, max=MAX_SEATS, description=t["players"],
                                         style={"description_width": "auto"}, layout=lay(width="104px"))
         self.seed = w.IntText(value=1, description=t["seed"], style={"description_width": "auto"},
                               layout=lay(width="124px"))
-        self.seat_kinds = [w.Dropdown(options=self._kind_options(lang), value="human", layout=lay(width="100px"))
-                           for _ in range(MAX_SEATS)]
-        self.seat_labels = [w.HTML(layout=lay(width="auto")) for _ in range(MAX_SEATS)]
-        for label in self.seat_labels:
-            label.add_class("ssl-seatname")
-        for k, dd in enumerate(self.seat_kinds):
-            dd.add_class("ssl-seat-kind")
-            dd.add_class(f"ssl-seat-kind-{k}")
-        # One row per possible seat, made once and shown or hidden: rebuilding rows when the player count
-        # changes replaced the dropdowns in the page while a user (or a browser test) was choosing in them.
-        self._seat_rows = [w.HBox([label, dd], layout=w.Layout(align_items="center", justify_content="space-between"))
-                           for label, dd in zip(self.seat_labels, self.seat_kinds, strict=True)]
-        self.mcts_strength = w.Dropdown(options=self._strength_options(lang), value="iterations=200",
-                                        description=t["strength"], style={"description_width": "auto"},
-                                        layout=lay(width="180px"))
         self.new_button = w.Button(description=t["new"], button_style="warning", layout=lay(width="auto"))
         self.game = w.Dropdown(options=[(v.title, key) for key, (_i, v) in game_variants().items()],
                                value="speicherstadt", layout=lay(width="230px"))
@@ -161,9 +146,6 @@ class LabApp(Navigation, MoveList, SeatsPanel, Labels, JobRunner, ChartsPanel, L
         self.round_button = w.Button(description=t["round"], layout=lay(width="auto"))
         self.end_button = w.Button(description=t["end"], layout=lay(width="auto"))
         self.auto = w.Checkbox(value=True, description=t["auto"], indent=False, layout=lay(width="auto"))
-        self.live = w.Checkbox(value=True, description=t["live"], indent=False, layout=lay(width="auto"))
-        self.live.add_class("ssl-live-toggle")
-        self.live_box = w.HTML(layout=lay(width="100%"))
         self.progress = w.IntProgress(value=0, min=0, max=1, layout=lay(width="110px", display="none"))
         self.status = w.HTML(layout=lay(width="auto"))
         self.status.add_class("ssl-status")
@@ -205,18 +187,10 @@ class LabApp(Navigation, MoveList, SeatsPanel, Labels, JobRunner, ChartsPanel, L
         self.better_button = w.Button(description=t["play_better"], button_style="success",
                                       layout=lay(width="auto", display="none"))
         # The rules of the game on the board (rules_panel.py), opened from the top bar's toggle, shown under it
-        self.rules = w.Accordion(children=[w.HTML()], layout=lay(width="100%", display="none"))
-        self.rules.selected_index = None
-        self.rules.add_class("ssl-rules-panel")
-        self.rules_button = w.ToggleButton(value=False, icon="book", layout=lay(width="auto"))
-        self.rules_button.add_class("ssl-rules-btn")
-        self.rules_button.observe(lambda _c: self._on_rules_button(), "value")
-        self.rules.observe(lambda _c: self._on_rules_collapsed(), "selected_index")
         self._classroom_controls(lang)  # share link, projector mode, a link's notice (classroom.py)
         self.tutorial_button = w.ToggleButton(value=False, layout=lay(width="auto"))
         self.tutorial_button.add_class("ssl-tutorial-btn")
         self.tutorial_button.observe(lambda _c: self._show_page(), "value")
-        self._lessons_init()  # the Tutorial page: the guided lessons (lessons_panel.py)
         self._flag_nodes: list[Node] = []
         self._shown_flag: Node | None = None
         # empty until __init__'s _apply_lang draws the game (its figure would be built twice otherwise)
@@ -242,15 +216,11 @@ class LabApp(Navigation, MoveList, SeatsPanel, Labels, JobRunner, ChartsPanel, L
         self.players.observe(lambda _c: self._show_seat_controls(), "value")
         self.x_mode.observe(lambda _c: None if self._relabeling else self._schedule_charts(now=True), "value")
         self.lang.observe(lambda _c: self._apply_lang(), "value")
-        self.live.observe(lambda _c: self._schedule_live(), "value")
         self._wire_board()
         self.tree.on_select(self._on_tree)
         self.tree.on_step(self._on_tree_step)
         self.comment.observe(self._on_comment_box, "value")
-        for k, dd in enumerate(self.seat_kinds):
-            dd.observe(lambda _c, k=k: self._on_seat_kind(k), "value")
         self.auto.observe(lambda c: self._maybe_autoplay() if c["new"] else None, "value")
-        self.mcts_strength.observe(lambda _c: self._bots.clear(), "value")
 
         self.widget = self._layout()
 
@@ -258,9 +228,6 @@ class LabApp(Navigation, MoveList, SeatsPanel, Labels, JobRunner, ChartsPanel, L
         css = w.HTML(APP_CSS, layout=w.Layout(display="none"))
         self._title = w.HTML()
         self._title.add_class("ssl-apptitle")
-        self._seat_box = w.GridBox(self._seat_rows, layout=w.Layout(grid_template_columns="1fr 1fr",
-                                                                    grid_gap="3px 10px", width="100%"))
-        self._seat_box.add_class("ssl-seats")
         spacer = w.Box(layout=w.Layout(flex="1 1 auto"))
         top = w.HBox([self._title, self.game, self.players, self.seed, self.new_button, spacer, self.rules_button,
                       self.share_button, self.projector_button, self.tutorial_button, self.saver, self.loader,
@@ -286,9 +253,9 @@ class LabApp(Navigation, MoveList, SeatsPanel, Labels, JobRunner, ChartsPanel, L
         strength = w.HBox([self.mcts_strength, self.auto], layout=w.Layout(align_items="center"))
         side = w.VBox([
             panel("tree", nav, where, self.tree, self.comment),
-            panel("seats", self._seat_box, strength, bots, job, self.message),
+            panel("seats", self.panels.seats.box, strength, bots, job, self.message),
             panel("live_panel", self.live, self.live_box),
-            self._whatif_panel(),
+            self.panels.whatif.panel,
             panel("explain", self.explanation),
         ], layout=w.Layout(width="clamp(380px, 23vw, 460px)", flex="0 0 auto"))  # wider on wide screens
         side.add_class("ssl-sidebar")
@@ -310,7 +277,7 @@ class LabApp(Navigation, MoveList, SeatsPanel, Labels, JobRunner, ChartsPanel, L
         chart_panel = w.VBox([chart_bar, w.HBox([figs, review_box], layout=w.Layout(width="100%"))],
                              layout=w.Layout(width="100%"))
         chart_panel.add_class("ssl-panel")
-        scenario = self._scenario_panel()  # and the notice above the board with a started scenario's text
+        scenario = self.scenario_panel  # and the notice above the board with a started scenario's text
         self._lab_page = (self.link_note, self.share_box, self.rules, self.scenario_note, main, chart_panel, scenario)
         # Both pages stay in the page, the one not shown hidden (``_show_page``): a widget taken out of the page
         # loses its view (and a chart's view would have to load and draw plotly.js again).
@@ -323,24 +290,14 @@ class LabApp(Navigation, MoveList, SeatsPanel, Labels, JobRunner, ChartsPanel, L
         app.add_class("ssl-idle")
         return app
 
-    def _whatif_panel(self) -> w.VBox:
-        """The "What if…" panel (its own texts, ``data/messages/whatif.toml``); follows the seats' kinds."""
-        self._whatif_title = w.HTML()
-        self._whatif_title.add_class("ssl-panel-title")
-        box = w.VBox([self._whatif_title, self._build_whatif()], layout=w.Layout(width="100%"))
-        box.add_class("ssl-panel")
-        for dd in self.seat_kinds:
-            dd.observe(lambda _c: self._show_whatif(), "value")
-        return box
-
     def _show_page(self) -> None:
         """The app's second page, the guided lessons, in place of the lab (and back): the lab is hidden, never
         taken out of the page, so its views (the chart's above all) live on and keep following the game."""
         shown = self.tutorial_button.value
         if shown:
             if not self._tutorial_box.children:
-                self._tutorial_box.children = (self._lessons_widget(),)
-            self._show_lesson()  # in the app's language; the lesson and its state stay
+                self._tutorial_box.children = (self.panels.lessons.page(),)
+            self.panels.lessons.redraw()  # in the app's language; the lesson and its state stay
         self._tutorial_box.layout.display = "" if shown else "none"
         self._lab_box.layout.display = "none" if shown else ""
 
@@ -421,7 +378,7 @@ class LabApp(Navigation, MoveList, SeatsPanel, Labels, JobRunner, ChartsPanel, L
             self._model_wins.clear()
             self._bots.clear()
             self._tree_nodes = -1
-            self._forget_scenario()  # start_scenario puts its notice up again
+            self.panels.scenario.forget()  # start_scenario puts its notice up again
             initial = record.initial
             n = initial.n_players
             if self.players.value != n:

@@ -7,7 +7,6 @@ from typing import Any
 
 from ...engine.i18n import LANGS
 from .movelist import tree_labels, tree_seats
-from .seats import SEAT_KINDS
 from .texts import TEXTS
 
 
@@ -18,6 +17,7 @@ class Labels:
 
     @property
     def lang_code(self) -> str:
+        """The app's language, "en" or "de" (the top bar's switch)."""
         return str(self.lang.value)
 
     def set_lang(self, lang: str) -> None:
@@ -37,8 +37,7 @@ class Labels:
             self._show_tree()
             self._show_nav()
             self._show_panels()
-            self._show_whatif()
-            self._schedule_live()  # its texts too (the analysis is redone: a fraction of a second, in the background)
+            self._show_parts()  # their texts too (live analysis is redone: a fraction of a second, in the background)
         self._schedule_charts(now=True)
 
     def _tree_seats(self) -> list[dict[str, str]]:
@@ -50,11 +49,6 @@ class Labels:
         self._title.value = html.escape(t["title"])
         self.players.description = t["players"]
         self.seed.description = t["seed"]
-        self.mcts_strength.description = t["strength"]
-        self._swap_options(self.mcts_strength, self._strength_options(lang))
-        for dd in self.seat_kinds:
-            extra = [v for _, v in dd.options if v not in SEAT_KINDS]
-            self._swap_options(dd, self._kind_options(lang, extra))
         self.new_button.description = t["new"]
         self.saver.label = t["save"]
         self.loader.label = t["load"]
@@ -67,7 +61,6 @@ class Labels:
         self.end_button.description = t["end"]
         self.round_button.tooltip = self.end_button.tooltip = t["stand_in"]
         self.auto.description = t["auto"]
-        self.live.description = t["live"]
         self.cancel_button.description = t["cancel"]
         self.win_button.description = t["win"]
         self.rollouts.description = t["rollouts"]
@@ -87,7 +80,6 @@ class Labels:
         self.tutorial_button.description = t["tutorial"]
         if self.tutorial_button.value:
             self._show_page()
-        self._show_rules()
         self._relabel_classroom()
         self._show_flags()
         self._show_seat_controls()

@@ -15,7 +15,9 @@ import ipywidgets as w
 
 from ...engine.protocol import games
 from ...lessons import Lesson, Verdict, lessons, shipped_lesson
+from ...records import Node
 from .. import board_for
+from .panel import Panel, Settings
 from .texts import load_texts
 
 TEXTS = load_texts("lessons")
@@ -58,20 +60,30 @@ def lesson_sets() -> list[tuple[str, str, str, Any]]:
     return sorted(out, key=lambda s: s[1])
 
 
-class LessonsPanel:
-    """A part of :class:`~.lab.LabApp` (a mixin): the Tutorial page with the guided lessons."""
+class LessonsPanel(Panel):
+    """The Tutorial page with the guided lessons (``page()``, built on first use). Emits ``back`` when its back
+    button is pressed (the coordinator shows the lab page again)."""
 
-    def _lessons_init(self) -> None:
+    def __init__(self) -> None:
+        super().__init__()
+        self.lesson: Lesson | None = None  # the lesson on the page
         self._lesson_sets_found: list[tuple[str, str, str, Any]] | None = None  # read on first use
         self._lesson_set = ""
         self._lesson_index: dict[str, int] = {}
         self._lessons_done: dict[str, set[str]] = {}
-        self._lesson: Lesson | None = None
         self._lesson_state: Any = None
         self._lesson_verdict: Verdict | None = None
         self._lesson_before: Any = None
         self._lesson_tries = 0
         self._lessons_page: w.Widget | None = None
+        self._drawn_lang = ""
+
+    def show(self, node: Node, settings: Settings) -> None:
+        """Follow the app's language (the page, once built, is redrawn when it changes); the node's game decides
+        which lessons come first when the page is built."""
+        super().show(node, settings)
+        if self._lessons_page is not None and settings.lang != self._drawn_lang:
+            self.redraw()
 
     @property
     def _lesson_sets(self) -> list[tuple[str, str, str, Any]]:
@@ -82,17 +94,21 @@ class LessonsPanel:
 
     # ---- the page ---------------------------------------------------------------------------------------
 
-    def _lessons_widget(self) -> w.Widget:
+    def page(self) -> w.Widget:
         """The Tutorial page (built once; the language and the lesson change its contents)."""
         if self._lessons_page is not None:
             return self._lessons_page
         lay = w.Layout
-        st = self.record.initial  # the lessons of the game on the board come first
+        root = self.node
+        while root is not None and root.parent is not None:
+            root = root.parent
+        st = root.state if root is not None else None  # the lessons of the game on the board come first
+        here = None if st is None else (st.game, getattr(st, "expansion", None))
         for key, _title, game, expansion in self._lesson_sets:
-            if self._lesson is None and (st.game, getattr(st, "expansion", None)) == (game, expansion):
+            if self.lesson is None and here == (game, expansion):
                 self._lesson_set = key
         self.lessons_back = w.Button(layout=lay(width="auto"))
-        self.lessons_back.on_click(lambda _b: setattr(self.tutorial_button, "value", False))
+        self.lessons_back.on_click(lambda _b: self.emit("back"))
         self.lesson_set_choice = w.ToggleButtons(options=[(title, key) for key, title, _g, _e in self._lesson_sets],
                                                  value=self._lesson_set, style={"button_width": "auto"})
         self.lesson_set_choice.observe(lambda c: self._choose_lesson_set(c["new"]), "value")
@@ -124,8 +140,8 @@ class LessonsPanel:
         side.add_class("ssl-lesson-side")
         self._lesson_board_box = w.Box(layout=lay(flex="1 1 0", min_width="0", width="auto"))
         main = w.HBox([self._lesson_board_box, side], layout=lay(width="100%", align_items="flex-start"))
-        self._lesson_title = w.HTML()
-        page = w.VBox([w.HTML(CSS, layout=lay(display="none")), head, self._lesson_title, main],
+        self.lesson_title = w.HTML()
+        page = w.VBox([w.HTML(CSS, layout=lay(display="none")), head, self.lesson_title, main],
                       layout=lay(width="100%"))
         page.add_class("ssl-lessons")
         self._lessons_page = page
@@ -150,23 +166,22 @@ class LessonsPanel:
         found = self._set_lessons()
         index = max(0, min(index, len(found) - 1))
         self._lesson_index[key] = index
-        if self._lesson is not found[index]:
+        if self.lesson is not found[index]:
             self._lesson_tries = 0
-        self._lesson = found[index]
+        self.lesson = found[index]
         self.retry_lesson()
 
     def open_lesson(self, name: str) -> bool:
-        """Show the Tutorial page at the shipped lesson ``name`` (its id or file name); False (and nothing changes)
-        if there is no such lesson."""
+        """Put the shipped lesson ``name`` (its id or file name) on the page; False (and nothing changes) if there
+        is no such lesson."""
         try:
             lesson = shipped_lesson(name)
         except ValueError:
             return False
         for key, _title, game, expansion in self._lesson_sets:
             if (game, expansion) == (lesson.game, lesson.expansion):
-                self._lessons_widget()
+                self.page()
                 self._open_lesson_at(key, [x.id for x in lessons(game, expansion)].index(lesson.id))
-                self.tutorial_button.value = True
                 return True
         return False
 
@@ -176,52 +191,52 @@ class LessonsPanel:
 
     def retry_lesson(self) -> None:
         """The lesson from its start again (its position, the bots moved until the learner decides)."""
-        lesson = self._lesson
+        lesson = self.lesson
         if lesson is None:
             return
         self._lesson_state = lesson.start()
         self._lesson_verdict = None
-        board = board_for(self._lesson_state, lang=self.lang_code, lang_switch=False, seat=lesson.seat)
+        board = board_for(self._lesson_state, lang=self.settings.lang, lang_switch=False, seat=lesson.seat)
         board.layout = w.Layout(flex="1 1 0", min_width="0", width="100%")
         board.add_class("ssl-lesson-board")
         board.on_action(self._on_lesson_action)
         self.lesson_board = board
         if self._lessons_page is not None:
             self._lesson_board_box.children = (board,)
-            self._show_lesson()
+            self.redraw()
 
     def lesson_move(self, action: str) -> Verdict:
         """The learner's move in the current lesson, as a click would play it; the verdict (IllegalAction for a
         move the rules refuse, nothing changed)."""
         before = self._lesson_state
-        assert self._lesson is not None
-        verdict = self._lesson.judge(before, action)
+        assert self.lesson is not None
+        verdict = self.lesson.judge(before, action)
         self._lesson_before = before
         self._lesson_verdict = verdict
         self._lesson_state = verdict.after
         if verdict.ok:
-            self._lessons_done.setdefault(self._lesson_set, set()).add(self._lesson.id)
+            self._lessons_done.setdefault(self._lesson_set, set()).add(self.lesson.id)
         else:
             self._lesson_tries += 1
         self.lesson_board.state = verdict.after
-        self._show_lesson()
+        self.redraw()
         return verdict
 
     def _on_lesson_action(self, action: Any) -> None:
         if self._lesson_verdict is not None:  # judged already: the board keeps the result until Try again / Next
             self.lesson_board.state = self._lesson_state
-            self.lesson_board.error = t(self.lang_code, "judged")
+            self.lesson_board.error = t(self.settings.lang, "judged")
             return
         self.lesson_move(str(action))
 
     # ---- showing ----------------------------------------------------------------------------------------
 
-    def _show_lesson(self) -> None:
+    def redraw(self) -> None:
         """Every text of the page in the app's language, for the lesson and its state (the board keeps its state)."""
-        if self._lessons_page is None or self._lesson is None:
+        if self._lessons_page is None or self.lesson is None:
             return
-        lang = self.lang_code
-        lesson, state, verdict = self._lesson, self._lesson_state, self._lesson_verdict
+        lang = self._drawn_lang = self.settings.lang
+        lesson, state, verdict = self.lesson, self._lesson_state, self._lesson_verdict
         found = self._set_lessons()
         index = self._lesson_index[self._lesson_set]
         done = self._lessons_done.get(self._lesson_set, set())
@@ -238,7 +253,7 @@ class LessonsPanel:
         tip = html.escape(t(lang, "progress_tip", done=len(done & {x.id for x in found}), total=len(found)))
         self.lesson_dots.value = f'<span title="{tip}">{dots}</span>'
         title = html.escape(lesson.say("title", lang))
-        self._lesson_title.value = f"<h2 style='margin:4px 0;font-size:20px'>{title}</h2>"
+        self.lesson_title.value = f"<h2 style='margin:4px 0;font-size:20px'>{title}</h2>"
         self.lesson_intro.value = f"<p>{html.escape(lesson.say('text', lang))}</p>"
         if verdict is None and not state.is_over and state.to_move == lesson.seat:
             prompt = t(lang, "to_move", seat=html.escape(state.seat_name(state.to_move, lang)))
@@ -251,7 +266,7 @@ class LessonsPanel:
             self.lesson_board.lang = lang
 
     def _feedback_html(self, lang: str) -> str:
-        lesson, verdict = self._lesson, self._lesson_verdict
+        lesson, verdict = self.lesson, self._lesson_verdict
         assert lesson is not None
         rule = (f"<details><summary>{html.escape(t(lang, 'rule'))}: {html.escape(lesson.rule_ref(lang))}</summary>"
                 f"<p>{html.escape(lesson.rule_text(lang))}</p></details>")

@@ -17,20 +17,21 @@ import html
 import threading
 from typing import Any
 
+import ipywidgets as w
 import pandas as pd
 
 from ...analysis import judge_moves
 from ...records import Node
-from ...reviewing import review_horizon
+from ...reviewing import REVIEW_ROLLOUTS, review_horizon
 from ...value.model import load_model
-from .review import REVIEW_ROLLOUTS
+from .panel import Panel, Settings
 from .texts import TEXTS
 
 BEST = 3  # actions shown
 #: Rollouts per action of the live comparison: the review's, whose losses were checked against real play-outs
 #: (docs/review.md, "The hybrid review"). Ranking by the value model alone after each action, as the panel
 #: first did, told the moves apart hardly at all there (correlation 0.06).
-LIVE_ROLLOUTS = REVIEW_ROLLOUTS
+LIVE_ROLLOUTS = REVIEW_ROLLOUTS["hybrid"]
 
 
 BEST_COLUMNS = ["action", "win_prob", "win_lo", "win_hi", "score_mean"]
@@ -62,43 +63,55 @@ def live_analysis(state: Any) -> tuple[pd.DataFrame, pd.DataFrame]:
     return seats, ranked[BEST_COLUMNS].head(BEST).reset_index(drop=True)
 
 
-class LivePanel:
-    """A part of :class:`~.lab.LabApp` (a mixin): the live analysis panel and its background thread."""
+class LivePanel(Panel):
+    """The live analysis panel: its toggle (``toggle``, the app's ``live``), its box (``box``, ``live_box``) and
+    the background thread that fills it. Emits ``toggled`` when the toggle changes (the coordinator shows it again)."""
 
-    _live_cancel: threading.Event | None = None
-    _live_threads: list[threading.Thread] = []  # noqa: RUF012  (replaced per instance, never mutated in place)
+    def __init__(self, label: str) -> None:
+        super().__init__()
+        self._lock = threading.Lock()
+        self._cancel: threading.Event | None = None
+        self._threads: list[threading.Thread] = []
+        self.toggle = w.Checkbox(value=True, description=label, indent=False, layout=w.Layout(width="auto"))
+        self.toggle.add_class("ssl-live-toggle")
+        self.box = w.HTML(layout=w.Layout(width="100%"))
+        self.toggle.observe(lambda _c: self.emit("toggled"), "value")
 
-    def _schedule_live(self) -> None:
-        """Analyse the node on the board (after the step that put it there); a newer step cancels this one."""
-        if self._live_cancel is not None:
-            self._live_cancel.set()
-        if not self.live.value:
-            self.live_box.value = ""
+    def show(self, node: Node, settings: Settings) -> None:
+        """Analyse ``node`` (after the step that put it there); a newer call cancels this one, and nothing starts
+        while bots are moving (the coordinator shows the node they stop at)."""
+        with self._lock:
+            super().show(node, settings)
+            if self._cancel is not None:
+                self._cancel.set()
+            self.toggle.description = TEXTS[settings.lang]["live"]
+            if not self.toggle.value:
+                self.box.value = ""
+                return
+            if settings.bots_playing:
+                return
+            cancel = self._cancel = threading.Event()
+        if not settings.threaded:
+            self.analyse(node, settings.lang, cancel)
             return
-        job = self._job
-        if job is not None and job.plays:  # bots are moving: analyse where they stop (_show_activity)
-            return
-        node, lang = self.node, self.lang_code
-        cancel = self._live_cancel = threading.Event()
-        if not self.threaded:
-            self._live(node, lang, cancel)
-            return
-        thread = threading.Thread(target=self._live, args=(node, lang, cancel), name="speicherstadt-lab-live",
-                                  daemon=True)
+        thread = threading.Thread(target=self.analyse, args=(node, settings.lang, cancel),
+                                  name="speicherstadt-lab-live", daemon=True)
         # kept until they end, so that close() can wait for them: a daemon thread still inside numpy when the
         # interpreter exits aborted a test process now and then ("terminate called without an active exception")
-        self._live_threads = [t for t in self._live_threads if t.is_alive()] + [thread]
+        self._threads = [t for t in self._threads if t.is_alive()] + [thread]
         thread.start()
 
-    def _join_live(self) -> None:
+    def close(self) -> None:
         """Cancel the live analysis and wait for its threads (each ends within its one comparison)."""
-        if self._live_cancel is not None:
-            self._live_cancel.set()
-        for t in self._live_threads:
+        if self._cancel is not None:
+            self._cancel.set()
+        for t in self._threads:
             t.join()
-        self._live_threads = []
+        self._threads = []
 
-    def _live(self, node: Node, lang: str, cancel: threading.Event) -> None:
+    def analyse(self, node: Node, lang: str, cancel: threading.Event) -> None:
+        """One analysis (a thread's work): judge ``node`` and show it in ``lang``, unless ``cancel`` was set or the
+        panel was shown another node meanwhile (a late finish after a step or a loaded record is not shown)."""
         t = TEXTS[lang]
         st = node.state
         try:
@@ -110,26 +123,16 @@ class LivePanel:
         with self._lock:  # a judgement finishing after the board moved on (a step, a loaded record) is not shown
             if cancel.is_set() or node is not self.node:
                 return
-            self.live_box.value = f'<div class="ssl-live" data-ply="{node.ply}">{body}</div>'
-
-    def live_result(self, node: Node | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
-        """The live analysis of ``node`` (default: the node on the board) as tables, for scripts and tests."""
-        return live_analysis((node or self.node).state)
-
-    def _model_win(self, node: Node) -> pd.DataFrame | None:
-        """The value model's win chances at ``node`` (cached), or None for a game without a model: what the
-        win chart draws at once, before (and instead of) rollouts."""
-        cache = self._model_wins
-        if node not in cache:
-            try:
-                cache[node] = load_model(node.state).predict(node.state)
-            except (ValueError, FileNotFoundError):
-                cache[node] = None
-        return cache[node]
+            self.box.value = f'<div class="ssl-live" data-ply="{node.ply}">{body}</div>'
 
 
 def _th(label: str, tip: str) -> str:
     return f'<th title="{html.escape(tip)}">{html.escape(label)}</th>'
+
+
+def _words(st: Any, action: str, lang: str) -> str:
+    """A move in plain words (the game's phrase; the notation where the game has none)."""
+    return st.phrase_action(action, lang) if action and callable(getattr(st, "phrase_action", None)) else action
 
 
 def live_html(st: Any, win: pd.DataFrame, best: pd.DataFrame, lang: str) -> str:
@@ -146,14 +149,16 @@ def live_html(st: Any, win: pd.DataFrame, best: pd.DataFrame, lang: str) -> str:
         f'<tr data-seat="{i}"><td>{html.escape(names[i])}</td><td class="ssl-live-win">{row.win_prob:.0%}</td>'
         f"<td>{row.win_lo:.0%}–{row.win_hi:.0%}</td><td>{row.score_mean:.1f}</td></tr>"
         for i, row in win.iterrows())
-    head = (f"<tr><th></th>{_th(t['live_win'], t['live_win_tip'].format(seat=mover, action=action))}"
+    tip = t["live_win_tip"].format(seat=mover, action=_words(st, action, lang))
+    head = (f"<tr><th></th>{_th(t['live_win'], tip)}"
             f"{_th(t['live_band_head'], t['live_band'].format(n=n))}{_th(t['live_score'], t['live_score_tip'])}</tr>")
-    intro = t["live_intro"].format(seat=mover, action=action, n=n, rounds=rounds)
+    intro = t["live_intro"].format(seat=mover, action=_words(st, action, lang), n=n, rounds=rounds)
     body = (f'<div class="ssl-live-intro" title="{html.escape(t["live_intro_tip"])}">{html.escape(intro)}</div>'
             f"<table class='ssl-live-seats'>{head}{seats}</table>")
     if len(best):
         moves = "".join(
-            f'<li title="{html.escape(t["live_move_tip"].format(seat=mover, n=n))}"><b>{html.escape(r.action)}</b>: '
+            f'<li title="{html.escape(t["live_move_tip"].format(seat=mover, n=n) + chr(10) + str(r.action))}">'
+            f'<b>{html.escape(_words(st, str(r.action), lang))}</b>: '
             f'<span class="ssl-live-win">{r.win_prob:.0%}</span> ({r.win_lo:.0%}–{r.win_hi:.0%}), '
             f"{html.escape(t['live_points'].format(points=f'{r.score_mean:.1f}'))}</li>"
             for r in best.itertuples())

@@ -31,6 +31,7 @@ class MoveListError(ValueError):
         super().__init__(self.text("en"))
 
     def text(self, lang: str) -> str:
+        """The error's message in ``lang``."""
         return text(lang, self.key, **self.params)
 
 

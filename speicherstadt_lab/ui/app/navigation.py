@@ -99,11 +99,7 @@ class Navigation:
         if hasattr(self, "flag_list"):
             self._show_flags()
         self._schedule_charts()
-        if hasattr(self, "live"):
-            self._schedule_live()
-        self._show_whatif()
-        if hasattr(self, "rules_button"):
-            self._show_rules()  # its game and phase (redrawn only when they change)
+        self._show_parts()  # the panel objects: live analysis, What if…, rules (redrawn when game or phase change)
         if hasattr(self, "share_button"):
             self._show_share()  # the link of what is on screen (while the share box is open)
 

@@ -5,24 +5,46 @@ from __future__ import annotations
 
 import html
 
+import ipywidgets as w
+
 from ...engine.protocol import get_game
+from ...records import Node
 from ..rules import rule_sections, rules_data, variant_keys, variant_title
+from .panel import Panel, Settings
 
 
-class RulesPanel:
-    """A part of :class:`~.lab.LabApp` (a mixin): the rules panel and its top-bar toggle."""
+class RulesPanel(Panel):
+    """The rules panel (``accordion``, the app's ``rules``) and its top-bar toggle (``button``, ``rules_button``).
 
-    # ---- rules panel ----------------------------------------------------------------------------------
+    Emits ``opened`` when the toggle opens it (the lab page is then the one to show)."""
 
-    def _show_rules(self) -> None:
-        """Fill the rules panel for the position on the board (its game, variant and phase) in the app's language."""
-        lang = self.lang_code
+    def __init__(self) -> None:
+        super().__init__()
+        self._shown: tuple[object, ...] | None = None
+        self.accordion = w.Accordion(children=[w.HTML()], layout=w.Layout(width="100%", display="none"))
+        self.accordion.selected_index = None
+        self.accordion.add_class("ssl-rules-panel")
+        self.button = w.ToggleButton(value=False, icon="book", layout=w.Layout(width="auto"))
+        self.button.add_class("ssl-rules-btn")
+        self.button.observe(lambda _c: self._on_button(), "value")
+        self.accordion.observe(lambda _c: self._on_collapsed(), "selected_index")
+
+    def show(self, node: Node, settings: Settings) -> None:
+        """Fill the panel for ``node``'s position (its game, variant and phase) in the settings' language."""
+        super().show(node, settings)
+        self._draw()
+
+    def _draw(self) -> None:
+        """Draw the rules of the node last shown (redrawn only when its game, variant, phase or language change)."""
+        if self.node is None:
+            return
+        lang = self.settings.lang
         data = rules_data()
         st = self.node.state
-        key = (lang, st.game, tuple(variant_keys(st)), st.phase)
-        if getattr(self, "_rules_shown", None) == key:
+        key = (lang, st.game, tuple(variant_keys(st)), str(st.phase))
+        if self._shown == key:
             return  # the same game, variant, phase and language: the panel is right
-        self._rules_shown = key
+        self._shown = key
         now = html.escape(data["now"][lang])
         parts = []
         for s in rule_sections(st, lang):
@@ -38,22 +60,22 @@ class RulesPanel:
             cards = f"<h4>{html.escape(data['cards_title'][lang])}</h4><ul>{items}</ul>"
         body = (f'<div class="ssl-rules" data-game="{html.escape(st.game)}" data-phase="{html.escape(str(st.phase))}">'
                 f'<ol class="ssl-rules-list">{"".join(parts)}</ol>{cards}</div>')
-        if self.rules.children[0].value != body:
-            self.rules.children[0].value = body
-        self.rules.set_title(0, data["title"][lang].format(game=variant_title(st)))
-        self.rules_button.description = data["button"][lang]
-        self.rules_button.tooltip = data["button_tip"][lang]
+        if self.accordion.children[0].value != body:
+            self.accordion.children[0].value = body
+        self.accordion.set_title(0, data["title"][lang].format(game=variant_title(st)))
+        self.button.description = data["button"][lang]
+        self.button.tooltip = data["button_tip"][lang]
 
-    def _on_rules_button(self) -> None:
+    def _on_button(self) -> None:
         """The top bar's toggle: show the rules panel (open, scrolled into view) or hide it."""
-        shown = bool(self.rules_button.value)
-        self.rules.layout.display = "" if shown else "none"
-        self.rules.selected_index = 0 if shown else None
+        shown = bool(self.button.value)
+        self.accordion.layout.display = "" if shown else "none"
+        self.accordion.selected_index = 0 if shown else None
         if shown:
-            self.tutorial_button.value = False  # the rules are the lab page's
-            self._show_rules()
+            self.emit("opened")  # the rules are the lab page's: the coordinator shows it
+            self._draw()
 
-    def _on_rules_collapsed(self) -> None:
+    def _on_collapsed(self) -> None:
         """The panel's own header closed it: the top bar's toggle follows."""
-        if self.rules.selected_index is None and self.rules_button.value:
-            self.rules_button.value = False
+        if self.accordion.selected_index is None and self.button.value:
+            self.button.value = False

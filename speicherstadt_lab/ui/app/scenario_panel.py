@@ -1,4 +1,5 @@
-"""The scenario panel: start a game from a described situation, without code (``speicherstadt_lab.scenarios``).
+"""The scenario panel (a :class:`~.panel.Panel`): start a game from a described situation, without code
+(``speicherstadt_lab.scenarios``).
 
 A picker of the shipped scenarios and a "this position" button fill a text area with a scenario's JSON; a
 teacher changes numbers and ids and starts a new record whose root is that scenario. A wrong scenario changes
@@ -20,9 +21,10 @@ import ipywidgets as w
 import traitlets
 
 from ...engine.errors import RecordError, ScenarioError
-from ...records import GameRecord
+from ...records import GameRecord, Node
 from ...scenarios import describe, scenario_of, scenario_text, shipped_scenario, shipped_scenarios
 from ..board import ASSETS
+from .panel import Panel, Settings
 from .texts import TEXTS, text
 
 
@@ -67,138 +69,162 @@ class Notice(anywidget.AnyWidget):
         self.layout.display = "none"
 
 
-class ScenarioPanel:
-    """A part of :class:`~.lab.LabApp` (a mixin): the scenario panel, collapsed below the rules."""
+class ScenarioPanel(Panel):
+    """The scenario panel, collapsed below the rules (``accordion``, the app's ``scenario_panel``), and the notice
+    above the board (``note``, ``scenario_note``). Emits ``start`` (``source=None``: the text area's) when its
+    button is pressed; the coordinator starts the record and calls :meth:`started` (or :meth:`forget`)."""
 
-    def _scenario_panel(self) -> w.Widget:
-        """The panel's widgets (attributes ``scenario_*``), wired; relabelled when the language changes."""
+    def __init__(self) -> None:
+        super().__init__()
         lay = w.Layout
-        self._scenario_filled = ""  # the text last filled in by the app (a teacher's edits are never overwritten)
-        self._scenario_started: dict[str, Any] | None = None  # the scenario the record on the board started from
-        self.scenario_note = Notice()
-        self.scenario_note.add_class("ssl-scenario-note")
-        self.scenario_pick = w.Dropdown(options=[("—", "")], value="", layout=lay(width="auto", max_width="260px"))
-        self.scenario_current = w.Button(layout=lay(width="auto"))
-        self.scenario_text = w.Textarea(rows=14, layout=lay(width="100%"))
-        self.scenario_start = w.Button(button_style="warning", layout=lay(width="auto"))
-        self.scenario_error = w.HTML(layout=lay(width="100%"))
-        self._scenario_help = w.HTML(layout=lay(width="100%"))
-        for widget, cls in ((self.scenario_pick, "ssl-scenario-pick"), (self.scenario_current, "ssl-scenario-current"),
-                            (self.scenario_text, "ssl-scenario-text"), (self.scenario_start, "ssl-scenario-start"),
-                            (self.scenario_error, "ssl-scenario-error"), (self.scenario_error, "ssl-msg")):
+        self._filled = ""  # the text last filled in by the app (a teacher's edits are never overwritten)
+        self._started: dict[str, Any] | None = None  # the scenario the record on the board started from
+        self._start_state: Any = None  # that record's first position
+        self._labelled = ""  # the language of the labels
+        self._relabeling = False
+        self.note = Notice()
+        self.note.add_class("ssl-scenario-note")
+        self.pick = w.Dropdown(options=[("—", "")], value="", layout=lay(width="auto", max_width="260px"))
+        self.current = w.Button(layout=lay(width="auto"))
+        self.text = w.Textarea(rows=14, layout=lay(width="100%"))
+        self.start = w.Button(button_style="warning", layout=lay(width="auto"))
+        self.error = w.HTML(layout=lay(width="100%"))
+        self._help = w.HTML(layout=lay(width="100%"))
+        for widget, cls in ((self.pick, "ssl-scenario-pick"), (self.current, "ssl-scenario-current"),
+                            (self.text, "ssl-scenario-text"), (self.start, "ssl-scenario-start"),
+                            (self.error, "ssl-scenario-error"), (self.error, "ssl-msg")):
             widget.add_class(cls)
-        self.scenario_pick.observe(self._on_scenario_pick, "value")
-        self.scenario_current.on_click(lambda _b: self.fill_scenario())
-        self.scenario_start.on_click(lambda _b: self.start_scenario())
-        body = w.VBox([self._scenario_help, w.HBox([self.scenario_pick, self.scenario_current],
-                                                   layout=lay(align_items="center", flex_flow="row wrap")),
-                       self.scenario_text, self.scenario_start, self.scenario_error], layout=lay(width="100%"))
-        self.scenario_panel = w.Accordion(children=[body], layout=lay(width="100%"))
-        self.scenario_panel.selected_index = None
-        self.scenario_panel.add_class("ssl-scenario")
-        self.scenario_panel.observe(self._on_scenario_open, "selected_index")
-        self.lang.observe(lambda _c: self._relabel_scenario(), "value")
-        self._relabel_scenario()
-        self.fill_scenario()
-        return self.scenario_panel
+        self.pick.observe(self._on_pick, "value")
+        self.current.on_click(lambda _b: self.fill())
+        self.start.on_click(lambda _b: self.emit("start", source=None))
+        body = w.VBox([self._help, w.HBox([self.pick, self.current],
+                                          layout=lay(align_items="center", flex_flow="row wrap")),
+                       self.text, self.start, self.error], layout=lay(width="100%"))
+        self.accordion = w.Accordion(children=[body], layout=lay(width="100%"))
+        self.accordion.selected_index = None
+        self.accordion.add_class("ssl-scenario")
+        self.accordion.observe(self._on_open, "selected_index")
 
-    def _relabel_scenario(self) -> None:
-        lang = self.lang_code
+    @property
+    def started_with(self) -> dict[str, Any] | None:
+        """The scenario the record on the board started from (None: it did not start from one)."""
+        return self._started
+
+    def show(self, node: Node, settings: Settings) -> None:
+        """Follow ``node`` (what "this position" fills in) and relabel when the language changed; the first time,
+        the text area gets the position."""
+        first = self.node is None
+        super().show(node, settings)
+        if settings.lang != self._labelled:
+            self._relabel()
+        if first:
+            self.fill()
+
+    def _relabel(self) -> None:
+        lang = self._labelled = self.settings.lang
         t = TEXTS[lang]
-        self.scenario_panel.set_title(0, t["scenario"])
-        self._scenario_help.value = f'<div class="ssl-none">{html.escape(t["scenario_help"])}</div>'
-        self.scenario_current.description = t["scenario_current"]
-        self.scenario_start.description = t["scenario_start"]
+        self.accordion.set_title(0, t["scenario"])
+        self._help.value = f'<div class="ssl-none">{html.escape(t["scenario_help"])}</div>'
+        self.current.description = t["scenario_current"]
+        self.start.description = t["scenario_start"]
         options = [(t["scenario_pick"], "")]
         for name in shipped_scenarios():
             title = describe(shipped_scenario(name), lang)[0]
             options.append((f"{title} ({name})" if title else name, name))
-        self._swap_options(self.scenario_pick, options)
-        self._show_scenario_note(scroll=False)
+        if list(self.pick.options) != options:
+            value = self.pick.value
+            self._relabeling = True  # new options select the first one: the value is put back, nothing filled
+            try:
+                self.pick.options = options
+                self.pick.value = value
+            finally:
+                self._relabeling = False
+        self._show_note(scroll=False)
 
-    def _show_scenario_note(self, scroll: bool) -> None:
+    def _show_note(self, scroll: bool) -> None:
         """The notice above the board: the started scenario's title and text, filled in from its position, in the
         app's language (cleared when the record on the board did not start from a scenario). Without ``scroll``
         (a language switch) a notice the user closed stays closed."""
-        data = self._scenario_started
+        data = self._started
         if data is None:
-            self.scenario_note.clear()
+            self.note.clear()
             return
-        if not scroll and not (self.scenario_note.title or self.scenario_note.body):
+        if not scroll and not (self.note.title or self.note.body):
             return
-        lang = self.lang_code
-        start = self.record.initial
+        lang = self.settings.lang
+        start = self._start_state
         title, body = describe(data, lang, start)
         if not title and not body:
             body = text(lang, "scenario_untitled", round=start.round)
-        self.scenario_note.put_up(title, body, text(lang, "scenario_seats"), label=text(lang, "scenario_label"),
-                                  close_label=text(lang, "scenario_close"), scroll=scroll)
+        self.note.put_up(title, body, text(lang, "scenario_seats"), label=text(lang, "scenario_label"),
+                         close_label=text(lang, "scenario_close"), scroll=scroll)
 
-    def _forget_scenario(self) -> None:
+    def forget(self) -> None:
         """Another record is on the board (a new game, a loaded one): no scenario notice."""
-        if hasattr(self, "scenario_note"):
-            self._scenario_started = None
-            self.scenario_note.clear()
+        self._started = self._start_state = None
+        self.note.clear()
 
-    def _on_scenario_pick(self, change: dict[str, Any]) -> None:
+    def _on_pick(self, change: dict[str, Any]) -> None:
         if change["new"] and not self._relabeling:
-            self.fill_scenario(change["new"])
+            self.fill(change["new"])
 
-    def _on_scenario_open(self, change: dict[str, Any]) -> None:
+    def _on_open(self, change: dict[str, Any]) -> None:
         """Opened: show the position on the board, unless the text was changed by hand."""
-        if change["new"] == 0 and self.scenario_text.value == self._scenario_filled:
-            self.fill_scenario()
+        if change["new"] == 0 and self.text.value == self._filled:
+            self.fill()
 
-    def _scenario_say(self, message: str, error: bool = False, ok: bool = False) -> None:
+    def say(self, message: str, error: bool = False, ok: bool = False) -> None:
+        """A line on the panel's error line (``error``: red, ``ok``: green; empty: cleared)."""
         cls = "ssl-err" if error else "ssl-ok" if ok else ""
-        self.scenario_error.value = f'<span class="{cls}">{html.escape(message)}</span>' if message else ""
+        self.error.value = f'<span class="{cls}">{html.escape(message)}</span>' if message else ""
 
-    def fill_scenario(self, name: str | None = None) -> bool:
-        """Put a scenario's JSON in the text area: the shipped scenario ``name``, or (None) the position on the
-        board. False (and the reason on the error line) for a position that cannot be a scenario."""
-        lang = self.lang_code
+    def fill(self, name: str | None = None, node: Node | None = None) -> bool:
+        """Put a scenario's JSON in the text area: the shipped scenario ``name``, or (None) ``node``'s position
+        (default: the node last shown). False (and the reason on the error line) for a position that cannot be a
+        scenario."""
+        lang = self.settings.lang
         if name:
             data = shipped_scenario(name)
         else:
-            try:
-                data = scenario_of(self.node.state)
-            except ValueError as err:
-                self._scenario_say(text(lang, "scenario_cannot", error=err), error=True)
+            node = node or self.node
+            if node is None:
                 return False
-        self._scenario_filled = self.scenario_text.value = scenario_text(data)
-        self._scenario_say("")
+            try:
+                data = scenario_of(node.state)
+            except ValueError as err:
+                self.say(text(lang, "scenario_cannot", error=err), error=True)
+                return False
+        self._filled = self.text.value = scenario_text(data)
+        self.say("")
         return True
 
-    def start_scenario(self, source: str | dict[str, Any] | None = None) -> bool:
-        """Start a new record from a scenario: ``source`` (JSON text or data), default the text area's. Every seat
-        becomes human (nothing moves before the user does), and the scenario's title and text stand above the
-        board. A wrong scenario changes nothing: the error line names the field, and the result is False."""
-        if self._refuse_if_busy():
-            return False
-        lang = self.lang_code
-        raw = self.scenario_text.value if source is None else source
+    def read(self, source: str | dict[str, Any] | None = None) -> tuple[GameRecord, dict[str, Any]] | None:
+        """The record a scenario starts and the scenario's data: ``source`` (JSON text or data), default the text
+        area's. A wrong scenario: None, and the error line names the field."""
+        lang = self.settings.lang
+        raw = self.text.value if source is None else source
         try:
             data = json.loads(raw) if isinstance(raw, str) else raw
         except (ValueError, RecursionError) as err:
-            self._scenario_say(text(lang, "scenario_error", error=text(lang, "scenario_json", error=err)), error=True)
-            return False
+            self.say(text(lang, "scenario_error", error=text(lang, "scenario_json", error=err)), error=True)
+            return None
         if not isinstance(data, dict):  # a text would be read as a file's path: the panel takes the JSON itself
-            self._scenario_say(text(lang, "scenario_error", error=ScenarioError("", "must be a JSON object {...}")),
-                               error=True)
-            return False
+            self.say(text(lang, "scenario_error", error=ScenarioError("", "must be a JSON object {...}")), error=True)
+            return None
         try:
             record = GameRecord.from_scenario(data)
         except (RecordError, ValueError) as err:
-            self._scenario_say(text(lang, "scenario_error", error=err), error=True)
-            return False
-        for seat in range(record.initial.n_players):  # the position stays as described until the user acts
-            self.set_seat(seat, "human")
-        self._use_record(record, record.root)
-        self._scenario_started = data
+            self.say(text(lang, "scenario_error", error=err), error=True)
+            return None
+        return record, data
+
+    def started(self, data: dict[str, Any], start: Any) -> None:
+        """The record on the board started from scenario ``data`` at position ``start``: say so and put its
+        notice up above the board (the page scrolls to it)."""
+        lang = self.settings.lang
+        self._started, self._start_state = data, start
         title = describe(data, lang)[0]
         said = (text(lang, "scenario_started", title=f"“{title}”") if title else
-                text(lang, "scenario_untitled", round=record.initial.round))
-        self._scenario_say(said, ok=True)
-        self._say("")
-        self._show_scenario_note(scroll=True)
-        return True
+                text(lang, "scenario_untitled", round=start.round))
+        self.say(said, ok=True)
+        self._show_note(scroll=True)

@@ -1,5 +1,5 @@
-"""The seats panel: who plays each seat (human or a bot and its strength), the seat rows made once and
-shown or hidden by the player count, and the bots the app keeps per seat."""
+"""The seats panel (a :class:`~.panel.Panel`): who plays each seat (human or a bot and its strength), the seat rows
+made once and shown or hidden by the player count. The bots themselves are the coordinator's (``panel_host.py``)."""
 
 from __future__ import annotations
 
@@ -7,11 +7,14 @@ import html
 from collections.abc import Sequence
 from typing import Any
 
+import ipywidgets as w
+
 from ...bots import make_bot
 from ...engine.protocol import get_game
-from ...engine.rng import derive_seed
+from ...records import Node
 from .. import charts
 from ..model import seat_tokens
+from .panel import Panel, Settings
 from .texts import text
 
 MAX_SEATS = 5
@@ -20,71 +23,113 @@ STAND_IN = "greedy"  # plays human seats when the bots play on to the end of a r
 STRENGTHS = ("iterations=100", "iterations=200", "iterations=500", "iterations=1000", "seconds=1", "seconds=3")
 
 
-class SeatsPanel:
-    """A part of :class:`~.lab.LabApp` (a mixin): the seat controls and the seats' bots."""
+def kind_options(lang: str, extra: Sequence[str] = ()) -> list[tuple[str, str]]:
+    """A seat dropdown's options in ``lang``: the seat kinds, then the bot specs in ``extra``."""
+    return [(text(lang, k), k) for k in SEAT_KINDS] + [(spec, spec) for spec in extra]
 
-    def _kind_options(self, lang: str, extra: Sequence[str] = ()) -> list[tuple[str, str]]:
-        return [(text(lang, k), k) for k in SEAT_KINDS] + [(spec, spec) for spec in extra]
 
-    def _strength_options(self, lang: str) -> list[tuple[str, str]]:
-        out = []
-        for spec in STRENGTHS:
-            key, _, n = spec.partition("=")
-            out.append((text(lang, key, n=n), spec))
-        return out
+def strength_options(lang: str) -> list[tuple[str, str]]:
+    """The MCTS strength dropdown's options in ``lang``."""
+    out = []
+    for spec in STRENGTHS:
+        key, _, n = spec.partition("=")
+        out.append((text(lang, key, n=n), spec))
+    return out
 
-    def _show_seat_controls(self) -> None:
-        n = self.players.value
-        lang = self.lang_code
-        tokens = seat_tokens(self.record.initial, lang) if self.record.initial.n_players == n else None
-        for k, row in enumerate(self._seat_rows):
+
+class SeatsPanel(Panel):
+    """The seat controls: per possible seat a name and a dropdown of who plays it (``seat_kinds``, ``seat_labels``;
+    rows made once and shown or hidden by :meth:`show_count`), and the MCTS strength. Emits ``seat`` (``seat``: its
+    index) when a seat's player changes, ``strength`` when the strength does (never while relabelling)."""
+
+    def __init__(self, lang: str) -> None:
+        super().__init__()
+        lay = w.Layout
+        self._relabeling = False
+        self._labelled = lang
+        self._count = 0
+        self._initial: Any = None
+        self.seat_kinds = [w.Dropdown(options=kind_options(lang), value="human", layout=lay(width="100px"))
+                           for _ in range(MAX_SEATS)]
+        self.seat_labels = [w.HTML(layout=lay(width="auto")) for _ in range(MAX_SEATS)]
+        for label in self.seat_labels:
+            label.add_class("ssl-seatname")
+        for k, dd in enumerate(self.seat_kinds):
+            dd.add_class("ssl-seat-kind")
+            dd.add_class(f"ssl-seat-kind-{k}")
+            dd.observe(lambda _c, k=k: None if self._relabeling else self.emit("seat", seat=k), "value")
+        # One row per possible seat, made once and shown or hidden: rebuilding rows when the player count
+        # changes replaced the dropdowns in the page while a user (or a browser test) was choosing in them.
+        self.rows = [w.HBox([label, dd], layout=w.Layout(align_items="center", justify_content="space-between"))
+                     for label, dd in zip(self.seat_labels, self.seat_kinds, strict=True)]
+        self.box = w.GridBox(self.rows, layout=w.Layout(grid_template_columns="1fr 1fr", grid_gap="3px 10px",
+                                                        width="100%"))
+        self.box.add_class("ssl-seats")
+        self.mcts_strength = w.Dropdown(options=strength_options(lang), value="iterations=200",
+                                        description=text(lang, "strength"), style={"description_width": "auto"},
+                                        layout=lay(width="180px"))
+        self.mcts_strength.observe(lambda _c: None if self._relabeling else self.emit("strength"), "value")
+
+    def show(self, node: Node, settings: Settings) -> None:
+        """Relabel the dropdowns when the language changed (their values stay)."""
+        super().show(node, settings)
+        lang = settings.lang
+        if lang == self._labelled:
+            return
+        self._labelled = lang
+        self.mcts_strength.description = text(lang, "strength")
+        self._swap_options(self.mcts_strength, strength_options(lang))
+        for dd in self.seat_kinds:
+            self._swap_options(dd, kind_options(lang, [v for _, v in dd.options if v not in SEAT_KINDS]))
+        if self._count:
+            self.show_count(self._count, self._initial)
+
+    def _swap_options(self, widget: Any, options: list[tuple[str, str]]) -> None:
+        """New option labels, same value (new options select the first one; the value is put back)."""
+        if list(widget.options) == options:
+            return
+        value = widget.value
+        self._relabeling = True
+        try:
+            widget.options = options
+            widget.value = value
+        finally:
+            self._relabeling = False
+
+    def show_count(self, n: int, initial: Any) -> None:
+        """Show the rows of ``n`` seats, named and coloured as in the game of the position ``initial`` (numbered
+        when that game has another number of seats)."""
+        self._count, self._initial = n, initial
+        lang = self.settings.lang
+        fits = initial is not None and initial.n_players == n
+        tokens = seat_tokens(initial, lang) if fits else None
+        palette = get_game(initial.game).seat_colours if initial is not None else None
+        for k, row in enumerate(self.rows):
             if k < n:
-                colour = charts.seat_colour(k, get_game(self.record.initial.game).seat_colours)
+                colour = charts.seat_colour(k, palette)
                 name = tokens[k]["name"] if tokens else f"{k + 1}"
                 self.seat_labels[k].value = (f'<span class="ssl-seatdot" style="background:{colour}"></span>'
                                              f'{html.escape(name)}')
             row.layout.display = None if k < n else "none"
         # The page's sign that the rows are shown for n seats (set last: browser tests wait for it).
-        for cls in [c for c in self._seat_box._dom_classes if c.startswith("ssl-seats-")]:
-            self._seat_box.remove_class(cls)
-        self._seat_box.add_class(f"ssl-seats-{n}")
+        for cls in [c for c in self.box._dom_classes if c.startswith("ssl-seats-")]:
+            self.box.remove_class(cls)
+        self.box.add_class(f"ssl-seats-{n}")
 
-    def set_seat(self, seat: int, spec: str) -> None:
-        """Who plays ``seat``: "human", "random", "greedy", "mcts" or a bot spec ("mcts:seconds=2")."""
+    def set_seat(self, seat: int, spec: str) -> str:
+        """Put ``spec`` ("human", "random", "greedy", "mcts" or a bot spec such as "mcts:seconds=2") in ``seat``'s
+        dropdown (a new spec becomes an option); the spec, normalised. A bad spec raises before anything changes."""
         spec = spec.strip().lower()
         if spec not in SEAT_KINDS:
             make_bot(spec)  # a bad spec raises here, before anything changes
             dd = self.seat_kinds[seat]
             if spec not in [v for _, v in dd.options]:
                 extra = [v for _, v in dd.options if v not in SEAT_KINDS] + [spec]
-                dd.options = self._kind_options(self.lang_code, extra)
+                self._swap_options(dd, kind_options(self.settings.lang, extra))
         self.seat_kinds[seat].value = spec
-        self._bots.pop(seat, None)
-
-    def _on_seat_kind(self, seat: int) -> None:
-        """A seat's player changed (its dropdown or :meth:`set_seat`): a fresh bot for it, and if that seat is to
-        move, the bots start (when they move by themselves). Not while the options are relabelled, nor while
-        ``new_game`` sets the seats of the game it is about to start."""
-        self._bots.pop(seat, None)
-        if self._relabeling or self._hold_auto:
-            return
-        if self.node.state.to_move == seat:
-            self._maybe_autoplay()
+        return spec
 
     def seat_spec(self, seat: int) -> str:
         """Who plays ``seat``: "human" or a bot spec (MCTS with the chosen strength)."""
         kind = str(self.seat_kinds[seat].value)
         return f"mcts:{self.mcts_strength.value}" if kind == "mcts" else kind
-
-    def bot_for(self, seat: int, stand_in: bool = False) -> Any:
-        """The bot of ``seat`` (for a human seat: the stand-in Greedy bot if ``stand_in``, else None)."""
-        spec = self.seat_spec(seat)
-        if spec == "human":
-            if not stand_in:
-                return None
-            spec = STAND_IN
-        hit = self._bots.get(seat)
-        if hit is None or hit[0] != spec:
-            seed = derive_seed(str(self.record.seed), "seat", seat) % (2 ** 31)
-            hit = self._bots[seat] = (spec, make_bot(spec, seed=seed))
-        return hit[1]

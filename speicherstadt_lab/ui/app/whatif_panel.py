@@ -21,8 +21,8 @@ import ipywidgets as w
 import pandas as pd
 
 from ...analysis import quick_evaluate
-from ...engine.errors import RearrangeError
 from ...records import Node
+from .panel import Panel, Settings
 from .texts import load_texts
 
 WTEXTS: dict[str, dict[str, str]] = load_texts("whatif")
@@ -33,6 +33,7 @@ FLAME = ('<svg class="ssl-flame" viewBox="0 0 24 24" width="12" height="12" aria
 
 
 def wtext(lang: str, key: str, **args: Any) -> str:
+    """The What-if panel's text ``key`` in ``lang``, filled with ``args``."""
     return WTEXTS[lang][key].format(**args)
 
 
@@ -68,64 +69,94 @@ def rearrange_args(picks: dict[str, list[str]]) -> dict[str, Any]:
     return args
 
 
-class WhatIfPanel:
-    """A part of :class:`~.lab.LabApp` (a mixin): chance variations and their comparison."""
+def branch_of_chance(node: Node) -> Node | None:
+    """The nearest node at or above ``node`` with a chance variation among its children, or None."""
+    n: Node | None = node
+    while n is not None:
+        if any(getattr(c, "chance", None) for c in n.children):
+            return n
+        n = n.parent
+    return None
 
-    def _build_whatif(self) -> w.VBox:
-        """The panel's widgets (made once; the tag inputs are made per field as positions need them)."""
+
+def compare_table(node: Node) -> pd.DataFrame:
+    """One row per line leaving the branch point above ``node`` (as played first, then each chance variation): the
+    line's first step, each seat's win chance there (``quick_evaluate`` from the line's own hidden order) and its
+    final points where the line was played to the end (NaN where not). ValueError without a chance variation."""
+    branch = branch_of_chance(node)
+    if branch is None:
+        raise ValueError("no chance variation at or before this position")
+    rows = []
+    for child in branch.children:
+        st = child.state
+        end = child
+        while end.children:
+            end = end.children[0]
+        try:
+            # oracle: the rollouts follow the line's own (rearranged) order, which is the question asked
+            ev = quick_evaluate(st, mode="oracle") if not st.is_over else None
+        except (ValueError, FileNotFoundError):
+            ev = None
+        win = None if ev is None else ev["win_prob"].tolist()
+        final = end.state
+        row: dict[str, Any] = {"line": child.action, "chance": bool(getattr(child, "chance", None)),
+                               "node": child, "over": final.is_over}
+        for i in range(st.n_players):
+            row[f"win_{i}"] = float("nan") if win is None else win[i]
+            row[f"win_lo_{i}"] = float("nan") if ev is None else float(ev["win_lo"].iloc[i])
+            row[f"win_hi_{i}"] = float("nan") if ev is None else float(ev["win_hi"].iloc[i])
+            row[f"final_{i}"] = float(final.score(i)) if final.is_over else float("nan")
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+class WhatIfPanel(Panel):
+    """The "What if…" panel (``box``; its own texts, ``data/messages/whatif.toml``): what is to come, the picks of
+    the next items, and the comparison of the lines. Emits ``make`` (``parts``: ``rearranged``'s keywords) when its
+    button is pressed, and ``compare`` for its comparison button; the coordinator makes the variation."""
+
+    def __init__(self) -> None:
+        super().__init__()
         lay = w.Layout
-        self.whatif_info = w.HTML(layout=lay(width="100%"))
-        self.whatif_info.add_class("ssl-whatif-info")
-        self.whatif_inputs = w.VBox(layout=lay(width="100%"))
-        self._whatif_tags: dict[str, tuple[w.HTML, w.TagsInput]] = {}
-        self.whatif_make = w.Button(button_style="warning", layout=lay(width="auto"))
-        self.whatif_make.add_class("ssl-whatif-make")
-        self.whatif_compare = w.Button(layout=lay(width="auto"))
-        self.whatif_compare.add_class("ssl-whatif-compare-btn")
-        self.whatif_msg = w.HTML(layout=lay(width="100%"))
-        self.whatif_msg.add_class("ssl-whatif-msg")
-        self.whatif_table = w.HTML(layout=lay(width="100%"))
-        self.whatif_make.on_click(lambda _b: self._on_whatif_make())
-        self.whatif_compare.on_click(lambda _b: self.compare_lines())
-        self._whatif_buttons = w.HBox([self.whatif_make, self.whatif_compare], layout=lay(flex_flow="row wrap"))
-        box = w.VBox([self.whatif_info, self.whatif_inputs, self._whatif_buttons, self.whatif_msg, self.whatif_table],
-                     layout=lay(width="100%"))
-        box.add_class("ssl-whatif")
-        self.whatif_box = box
-        return box
+        self.info = w.HTML(layout=lay(width="100%"))
+        self.info.add_class("ssl-whatif-info")
+        self.inputs = w.VBox(layout=lay(width="100%"))
+        self.tags: dict[str, tuple[w.HTML, w.TagsInput]] = {}  # per hidden sequence: its label and tag input
+        self.make = w.Button(button_style="warning", layout=lay(width="auto"))
+        self.make.add_class("ssl-whatif-make")
+        self.compare = w.Button(layout=lay(width="auto"))
+        self.compare.add_class("ssl-whatif-compare-btn")
+        self.msg = w.HTML(layout=lay(width="100%"))
+        self.msg.add_class("ssl-whatif-msg")
+        self.table = w.HTML(layout=lay(width="100%"))
+        self.make.on_click(lambda _b: self.emit("make", parts=rearrange_args(self.picks())))
+        self.compare.on_click(lambda _b: self.emit("compare"))
+        self.buttons = w.HBox([self.make, self.compare], layout=lay(flex_flow="row wrap"))
+        self.box = w.VBox([self.info, self.inputs, self.buttons, self.msg, self.table], layout=lay(width="100%"))
+        self.box.add_class("ssl-whatif")
+        self._title = w.HTML()
+        self._title.add_class("ssl-panel-title")
+        self.panel = w.VBox([self._title, self.box], layout=lay(width="100%"))
+        self.panel.add_class("ssl-panel")
 
-    # ---- when it is open ------------------------------------------------------------------------------
-
-    def whatif_open(self) -> bool:
-        """Whether the hidden order may be shown: a finished game is analysed, or bots play every seat.
-
-        Not while a person plays: the panel lists what is to come in its true order, a chance variation keeps
-        the true order of everything not picked (played on, it shows the next cards), and the comparison rolls
-        out on each line's own order; each would give the hidden order away. Closed, the panel says so in one
-        line."""
-        if self.record.end().state.is_over:
-            return True
-        return all(self.seat_spec(i) != "human" for i in range(self.record.initial.n_players))
-
-    def _show_whatif(self) -> None:
-        """Bring the panel to the node on the board (called with every step and language switch)."""
-        if not hasattr(self, "whatif_box"):
-            return
-        lang = self.lang_code
-        if hasattr(self, "_whatif_title"):
-            self._whatif_title.value = html.escape(wtext(lang, "title"))
-        self.whatif_make.description = wtext(lang, "make")
-        self.whatif_compare.description = wtext(lang, "compare")
-        state = self.node.state
+    def show(self, node: Node, settings: Settings) -> None:
+        """Bring the panel to ``node`` (with every step, language switch and change of a seat's player): closed
+        unless ``settings.hidden_open``."""
+        super().show(node, settings)
+        lang = settings.lang
+        self._title.value = html.escape(wtext(lang, "title"))
+        self.make.description = wtext(lang, "make")
+        self.compare.description = wtext(lang, "compare")
+        state = node.state
         parts = sequence_parts(state)
-        opened = self.whatif_open()
+        opened = settings.hidden_open
         usable = opened and bool(parts) and not state.is_over
         for cls in ("ssl-whatif-on", "ssl-whatif-off"):
-            self.whatif_box.remove_class(cls)
-        self.whatif_box.add_class("ssl-whatif-on" if usable else "ssl-whatif-off")
-        self.whatif_make.disabled = not usable
-        self.whatif_compare.disabled = not opened
-        self._whatif_buttons.layout.display = None if opened else "none"  # closed: only the line saying why
+            self.box.remove_class(cls)
+        self.box.add_class("ssl-whatif-on" if usable else "ssl-whatif-off")
+        self.make.disabled = not usable
+        self.compare.disabled = not opened
+        self.buttons.layout.display = None if opened else "none"  # closed: only the line saying why
         if not opened:
             note = "closed"
         elif not parts:
@@ -135,13 +166,13 @@ class WhatIfPanel:
         else:
             note = ""
         if note:
-            self.whatif_info.value = f'<div class="ssl-none">{html.escape(wtext(lang, note))}</div>'
-            self.whatif_inputs.children = ()
+            self.info.value = f'<div class="ssl-none">{html.escape(wtext(lang, note))}</div>'
+            self.inputs.children = ()
             return
-        self.whatif_info.value = self._to_come_html(state, parts, lang)
+        self.info.value = self._to_come_html(state, parts, lang)
         rows: list[w.Widget] = []
         for field, items in parts.items():
-            label, tags = self._whatif_tags.get(field) or self._new_tags(field)
+            label, tags = self.tags.get(field) or self._new_tags(field)
             label.value = html.escape(wtext(lang, "next_label", part=self._part_name(field, lang)))
             tags.placeholder = wtext(lang, "placeholder")
             allowed = sorted(set(items))
@@ -149,14 +180,14 @@ class WhatIfPanel:
                 tags.value = [x for x in tags.value if x in allowed]
                 tags.allowed_tags = allowed
             rows.append(w.VBox([label, tags], layout=w.Layout(width="100%")))
-        self.whatif_inputs.children = tuple(rows)
+        self.inputs.children = tuple(rows)
 
     def _new_tags(self, field: str) -> tuple[w.HTML, w.TagsInput]:
         label = w.HTML()
         tags = w.TagsInput(value=[], allowed_tags=[], allow_duplicates=True, layout=w.Layout(width="100%"))
         tags.add_class("ssl-whatif-tags")
         tags.add_class("ssl-whatif-" + field.replace(".", "-").replace("_", "-"))
-        self._whatif_tags[field] = (label, tags)
+        self.tags[field] = (label, tags)
         return label, tags
 
     @staticmethod
@@ -186,105 +217,41 @@ class WhatIfPanel:
         for field, items in parts.items():
             if field == "pile":
                 continue
-            shown = ", ".join(html.escape(x) for x in items[:12]) + (" …" if len(items) > 12 else "")
+            # goods and cards by name, the id (what the picks take) small beside it
+            namer = "good_name" if field == "bag" else "card_name" if field.startswith("decks.") else ""
+            name = getattr(state, namer, None) if namer else None
+            shown = ", ".join(f'{html.escape(name(x, lang))} <small class="ssl-id">{html.escape(x)}</small>' if name
+                              else html.escape(x) for x in items[:12]) + (" …" if len(items) > 12 else "")
             blocks.append(f"<div><b>{html.escape(self._part_name(field, lang))}</b> ({len(items)}): {shown}</div>")
         return (f'<div class="ssl-whatif-tocome"><div>{html.escape(wtext(lang, "to_come"))}</div>'
                 f"{''.join(blocks)}</div>")
 
-    # ---- making a chance variation ----------------------------------------------------------------------
+    def picks(self) -> dict[str, list[str]]:
+        """The next items picked per hidden sequence of the node last shown."""
+        parts = sequence_parts(self.node.state) if self.node is not None else {}
+        return {field: list(tags.value) for field, (_label, tags) in self.tags.items() if field in parts}
 
-    def _picks(self) -> dict[str, list[str]]:
-        return {field: list(tags.value) for field, (_label, tags) in self._whatif_tags.items()
-                if field in sequence_parts(self.node.state)}
+    def clear_picks(self) -> None:
+        """Empty every tag input (a variation was made from them)."""
+        for _label, tags in self.tags.values():
+            tags.value = []
 
-    def _on_whatif_make(self) -> None:
-        self.make_chance_variation(**rearrange_args(self._picks()))
-
-    def make_chance_variation(self, **parts: Any) -> Node | None:
-        """A chance child of the node on the board with ``parts`` (``rearranged``'s keywords) and the board
-        on it; a refused rearrangement changes nothing and says why, naming the field. None if refused. If a bot
-        is to move there and bots move by themselves, they play on."""
-        lang = self.lang_code
-        if self._refuse_if_playing():
-            return None
-        if not self.whatif_open():
-            self._whatif_say(wtext(lang, "closed"), error=True)
-            return None
-        if not parts:
-            self._whatif_say(wtext(lang, "nothing"), error=True)
-            return None
-        with self._lock:
-            try:
-                child = self.node.rearrange(**parts)
-            except RearrangeError as e:
-                self._whatif_say(wtext(lang, "refused", field=e.field, detail=e.detail), error=True)
-                return None
-            except (TypeError, ValueError) as e:
-                self._whatif_say(wtext(lang, "refused", field="parts", detail=str(e)), error=True)
-                return None
-            for _label, tags in self._whatif_tags.values():
-                tags.value = []
-            self._move_to(child)
-        self._whatif_say(wtext(lang, "made", text=child.action or ""), ok=True)
-        self._maybe_autoplay()  # the new line goes on like any other: bots to move play on by themselves
-        return child
-
-    def _whatif_say(self, message: str, error: bool = False, ok: bool = False) -> None:
+    def say(self, message: str, error: bool = False, ok: bool = False) -> None:
+        """A line under the buttons (``error``: red, ``ok``: green)."""
         cls = "ssl-err" if error else "ssl-ok" if ok else ""
-        self.whatif_msg.value = f'<span class="{cls}">{html.escape(message)}</span>'
+        self.msg.value = f'<span class="{cls}">{html.escape(message)}</span>'
 
-    # ---- comparing ----------------------------------------------------------------------------------------
-
-    def branch_of_chance(self, node: Node | None = None) -> Node | None:
-        """The nearest node at or above ``node`` (default: the board's) with a chance variation among its
-        children, or None."""
-        n: Node | None = node or self.node
-        while n is not None:
-            if any(getattr(c, "chance", None) for c in n.children):
-                return n
-            n = n.parent
-        return None
-
-    def compare_table(self, node: Node | None = None) -> pd.DataFrame:
-        """One row per line leaving the branch point (as played first, then each chance variation): the
-        line's first step, each seat's win chance there (``quick_evaluate`` from the line's own hidden order)
-        and its final points where the line was played to the end (NaN where not)."""
-        branch = self.branch_of_chance(node)
-        if branch is None:
-            raise ValueError("no chance variation at or before this position")
-        rows = []
-        for child in branch.children:
-            st = child.state
-            end = child
-            while end.children:
-                end = end.children[0]
-            try:
-                # oracle: the rollouts follow the line's own (rearranged) order, which is the question asked
-                ev = quick_evaluate(st, mode="oracle") if not st.is_over else None
-            except (ValueError, FileNotFoundError):
-                ev = None
-            win = None if ev is None else ev["win_prob"].tolist()
-            final = end.state
-            row: dict[str, Any] = {"line": child.action, "chance": bool(getattr(child, "chance", None)),
-                                   "node": child, "over": final.is_over}
-            for i in range(st.n_players):
-                row[f"win_{i}"] = float("nan") if win is None else win[i]
-                row[f"win_lo_{i}"] = float("nan") if ev is None else float(ev["win_lo"].iloc[i])
-                row[f"win_hi_{i}"] = float("nan") if ev is None else float(ev["win_hi"].iloc[i])
-                row[f"final_{i}"] = float(final.score(i)) if final.is_over else float("nan")
-            rows.append(row)
-        return pd.DataFrame(rows)
-
-    def compare_lines(self) -> pd.DataFrame | None:
-        """Show the comparison table (one click); None when there is nothing to compare."""
-        lang = self.lang_code
+    def show_comparison(self, node: Node) -> pd.DataFrame | None:
+        """Show the comparison table of the lines leaving the branch point above ``node`` (:func:`compare_table`);
+        None (and the reason said) when there is nothing to compare."""
+        lang = self.settings.lang
         try:
-            df = self.compare_table()
+            df = compare_table(node)
         except ValueError:
-            self._whatif_say(wtext(lang, "compare_none"), error=True)
-            self.whatif_table.value = ""
+            self.say(wtext(lang, "compare_none"), error=True)
+            self.table.value = ""
             return None
-        st = self.node.state
+        st = node.state
         names = [html.escape(st.seat_name(i, lang)) for i in range(st.n_players)]
         head = "".join(f"<th>{n}</th>" for n in names)
         body = []
@@ -296,14 +263,14 @@ class WhatIfPanel:
             else:
                 finals = f'<td colspan="{st.n_players}">{html.escape(wtext(lang, "open"))}</td>'
             body.append(f'<tr class="ssl-whatif-row" data-line="{k}"><td>{label}</td>{wins}{finals}</tr>')
-        self.whatif_table.value = (
+        self.table.value = (
             f'<table class="ssl-whatif-table" data-lines="{len(df)}"><tr><th>{html.escape(wtext(lang, "line"))}</th>'
             f'<th colspan="{st.n_players}" class="ssl-whatif-win" title="{html.escape(wtext(lang, "win_now_tip"))}">'
             f'{html.escape(wtext(lang, "win_now"))}</th>'
             f'<th colspan="{st.n_players}" class="ssl-whatif-final" title="{html.escape(wtext(lang, "final_tip"))}">'
             f'{html.escape(wtext(lang, "final"))}</th></tr>'
             f"<tr><th></th>{head}{head}</tr>{''.join(body)}</table>")
-        self._whatif_say("")
+        self.say("")
         return df
 
 

@@ -1,0 +1,57 @@
+"""What an app panel is: an object with its own widgets that is shown a node with the app's settings and tells the
+coordinator (:class:`~.lab.LabApp`) what happened through events; it holds no reference to the app or another panel.
+
+A panel's interface, all of it:
+
+- ``show(node, settings)``: the coordinator's call after every step, language switch or job's end;
+- ``on(event, handler)``: the coordinator subscribes to what the panel reports (``emit`` in the panel);
+- ``close()``: stop what the panel runs in the background;
+- its widgets, public attributes the coordinator lays out (and exposes under the app's own names).
+
+``tests/ui/test_panels.py`` reads every panel module and fails when a panel reads an attribute it does not own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ...records import Node
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What a panel is shown besides the node: the app's language, whether long work runs in a thread, whether
+    bots are moving on the board right now, and whether the hidden order may be shown (the game is analysed)."""
+
+    lang: str
+    threaded: bool = True
+    bots_playing: bool = False
+    hidden_open: bool = False
+
+
+class Panel:
+    """The base of an app panel: keeps the node and settings it was last shown and passes its events on."""
+
+    def __init__(self) -> None:
+        self._handlers: dict[str, list[Callable[..., None]]] = {}
+        self.node: Node | None = None
+        self.settings = Settings(lang="en")
+
+    def on(self, event: str, handler: Callable[..., None]) -> None:
+        """Call ``handler(**data)`` whenever the panel emits ``event``."""
+        self._handlers.setdefault(event, []).append(handler)
+
+    def emit(self, event: str, **data: Any) -> None:
+        """Report ``event`` to the coordinator (every handler subscribed with :meth:`on`)."""
+        for handler in self._handlers.get(event, ()):
+            handler(**data)
+
+    def show(self, node: Node, settings: Settings) -> None:
+        """Show ``node`` with ``settings``; a panel adds what it draws (the base only remembers them)."""
+        self.node = node
+        self.settings = settings
+
+    def close(self) -> None:
+        """Stop the panel's background work (the base has none)."""
