@@ -23,7 +23,7 @@ def bot_names() -> list[str]:
 def _load_all() -> None:
     import importlib
 
-    for mod in ("greedy", "mcts"):
+    for mod in ("greedy", "mcts", "levels"):
         try:
             importlib.import_module(f"{__name__}.{mod}")
         except ModuleNotFoundError as e:
@@ -41,12 +41,18 @@ def _value(spec: str, text: str) -> Any:
         raise ValueError(f"bot spec {spec!r}: {text!r} is not a number or a word") from None
 
 
+#: Bots whose spec may name one parameter by its value alone: ``"level:3"`` is ``"level:level=3"``.
+_POSITIONAL = {"level": "level"}
+
+
 def make_bot(spec: str, seed: int = 0, **params: Any) -> Bot:
-    """A bot from a short spec: ``"random"``, ``"greedy"``, ``"mcts"``, ``"mcts:iterations=200"``."""
+    """A bot from a short spec: ``"random"``, ``"greedy"``, ``"mcts"``, ``"mcts:iterations=200"``, ``"level:3"``."""
     name, _, rest = spec.strip().lower().partition(":")
-    for part in filter(None, rest.split(",")):
+    for i, part in enumerate(filter(None, rest.split(","))):
         key, eq, value = part.partition("=")
-        if not eq:
+        if not eq and i == 0 and name in _POSITIONAL:
+            key, value = _POSITIONAL[name], part
+        elif not eq:
             raise ValueError(f"bot spec {spec!r}: parameters are written key=value")
         params.setdefault(key.strip(), _value(spec, value.strip()))
     if name not in _FACTORIES:
