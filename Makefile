@@ -39,9 +39,9 @@ test: $(STAMP) chromium
 # tests with random draws, and 1,000 random clicks in the browser. Not part of `make test`.
 soak: $(STAMP) chromium
 	$(BIN)/python benchmarks/soak.py --games $${SOAK_GAMES:-100000}
-	HYPOTHESIS_PROFILE=explore $(BIN)/python -m pytest -q tests/test_fuzz_inputs.py tests/test_conformance.py
+	HYPOTHESIS_PROFILE=explore $(BIN)/python -m pytest -q tests/engine/test_fuzz_inputs.py tests/engine/test_conformance.py
 	MONKEY_CLICKS=$${MONKEY_CLICKS:-1000} MONKEY_SEED=$$(od -An -N4 -tu4 /dev/urandom | tr -d ' ') \
-	  $(BIN)/python -m pytest -q -s tests/test_browser_monkey.py
+	  $(BIN)/python -m pytest -q -s tests/browser/test_browser_monkey.py
 
 # JUPYTER_CONFIG_PATH: the Binder settings (binder/jupyter: kernels of closed pages are shut down) here too
 app: $(STAMP)

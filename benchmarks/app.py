@@ -39,17 +39,16 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-for extra in (ROOT, ROOT / "tests"):
-    if str(extra) not in sys.path:
-        sys.path.insert(0, str(extra))
+if str(ROOT) not in sys.path:  # the lab and the tests' helpers (tests.support) from the working tree
+    sys.path.insert(0, str(ROOT))
 
 import pandas as pd  # noqa: E402
-from browser_util import VIEWPORT, launch, settle, voila_server  # noqa: E402
 from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
 from playwright.sync_api import Error as PlaywrightError  # noqa: E402
 
 import speicherstadt_lab as sl  # noqa: E402
 from speicherstadt_lab.bots import make_bot  # noqa: E402
+from tests.support.browser import VIEWPORT, launch, settle, voila_server  # noqa: E402
 
 TARGET_MS = 150.0
 TARGET_LOAD_RATIO = 1.3

@@ -21,14 +21,14 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-for extra in (ROOT, ROOT / "tests"):
-    if str(extra) not in sys.path:
-        sys.path.insert(0, str(extra))
+if str(ROOT) not in sys.path:  # the lab and the tests' helpers (tests.support) from the working tree
+    sys.path.insert(0, str(ROOT))
 
 import pandas as pd  # noqa: E402
 import psutil  # noqa: E402
-from browser_util import BOARD_READY, SERVER_PIDS, VIEWPORT, binder_server, get_json, launch  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
+
+from tests.support.browser import BOARD_READY, SERVER_PIDS, VIEWPORT, binder_server, get_json, launch  # noqa: E402
 
 POD_MB = 2048
 

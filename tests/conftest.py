@@ -1,4 +1,5 @@
-"""Suite-wide settings: hypothesis is derandomized, so `make test` draws the same examples on every run.
+"""Suite-wide settings and fixtures: hypothesis is derandomized, so `make test` draws the same examples on every run;
+the toy game registered, and a fresh state of each game variant.
 
 Random exploration (fresh seeds each run) belongs in `make soak`; set ``HYPOTHESIS_PROFILE=explore`` to run
 the property tests of this suite with random draws too.
@@ -7,11 +8,13 @@ the property tests of this suite with random draws too.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
-from typing import Any
+from types import ModuleType
 
 import pytest
 from hypothesis import settings
+
+import speicherstadt_lab as sl
+from tests.support.games import VARIANT_IDS, VARIANTS, new_variant
 
 # `deterministic`: the same examples every run, no example database (a failure found once is not replayed
 # on a later run, which would make runs depend on each other), no deadline (machines differ in speed).
@@ -20,14 +23,24 @@ settings.register_profile("explore", derandomize=False, deadline=None, print_blo
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "deterministic"))
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """One Debian Chromium per test module (``browser_util.launch``), closed after it: the browser tests' shared
-    browser (imported here only when a test asks for it, so the suite without browser tests never loads Playwright)."""
-    from browser_util import launch
-    from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as pw:
-        b = launch(pw)
-        yield b
-        b.close()
+@pytest.fixture(scope="session")
+def toy_game() -> ModuleType:
+    """The toy game (``tests.support.toy_game``), registered as ``toy_race``: a third game no module of the lab
+    knows, found through its registration alone."""
+    from tests.support import toy_game as toy
+
+    toy.register()
+    return toy
+
+
+@pytest.fixture(params=VARIANTS, ids=VARIANT_IDS)
+def variant(request: pytest.FixtureRequest) -> tuple[str, str | None]:
+    """Each game variant the lab ships in turn, as ``(game, expansion)`` (``tests.support.games.VARIANTS``)."""
+    return request.param
+
+
+@pytest.fixture
+def fresh_state(variant: tuple[str, str | None]) -> sl.GameState:
+    """A new three-player game (seed 1) of each variant in turn."""
+    return new_variant(*variant)

@@ -9,13 +9,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from test_value_model import midgame  # a greedy game at round 6, shared with the model tests
 
 import speicherstadt_lab as sl
 from speicherstadt_lab.engine.errors import RecordError
 from speicherstadt_lab.heldout import held_out_positions, measure_intervals
 from speicherstadt_lab.value import ValueModel, load_model, model_path
 from speicherstadt_lab.value.intervals import Intervals, fit_widths, spread
+from tests.support.positions import midgame  # a greedy game at round 6, shared with the model tests
 
 SHIPPED = [("speicherstadt", p, e) for p in (2, 3, 4, 5) for e in (None, "kaispeicher")] + [
     ("packet_row", p, None) for p in (2, 3, 4, 5)]

@@ -10,6 +10,7 @@ import pytest
 
 import speicherstadt_lab as sl
 from speicherstadt_lab.lessons import LESSON_FORMAT, LessonError, lesson_ids, lesson_names, shipped_lesson
+from tests.support.paths import REPO
 
 GAMES = [("speicherstadt", None), ("speicherstadt", "kaispeicher"), ("packet_row", None)]
 ALL = [lesson for game, exp in GAMES for lesson in sl.lessons(game, exp)]
@@ -119,7 +120,7 @@ def test_lessons_are_read_as_json_only(tmp_path: Path) -> None:
 def test_lessons_ship_in_the_wheel() -> None:
     import tomllib
 
-    project = tomllib.loads((Path(__file__).resolve().parent.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
     assert project["tool"]["hatch"]["build"]["targets"]["wheel"]["packages"] == ["speicherstadt_lab"]
     assert all((Path(sl.__file__).parent / "data" / "lessons" / f"{n}.json").is_file() for n in lesson_names())
 

@@ -12,8 +12,8 @@ from speicherstadt_lab import puzzles as P
 from speicherstadt_lab.bots import make_bot
 from speicherstadt_lab.cli import main
 from speicherstadt_lab.engine.protocol import get_game
+from tests.support.games import VARIANTS
 
-VARIANTS = [("speicherstadt", None), ("speicherstadt", "kaispeicher"), ("packet_row", None)]
 SMALL = dict(decisions_per_game=6, verify_rollouts=40, solvers=("greedy",), solver_tries=1)
 
 

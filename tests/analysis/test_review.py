@@ -6,7 +6,6 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
-from scenario import Collector, stack_bag, stack_deck
 
 import speicherstadt_lab as sl
 from speicherstadt_lab.analysis import evaluate
@@ -21,6 +20,7 @@ from speicherstadt_lab.reviewing import (
     review,
     thresholds_for,
 )
+from tests.support.scenario import Collector, stack_bag, stack_deck
 
 
 def bag_with(first: Sequence[str], last: Sequence[str]) -> list[str]:

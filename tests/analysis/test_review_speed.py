@@ -40,11 +40,8 @@ def test_evaluate_without_arguments_is_the_quick_judgement() -> None:
     assert evaluate(state, method="model").attrs["method"] == "model"
 
 
+@pytest.mark.usefixtures("toy_game")  # a game the lab ships no value model for
 def test_evaluate_without_a_model_falls_back_to_rollouts() -> None:
-    import toy_game  # a game the lab ships no value model for
-
-    toy_game.register()
-
     state = sl.new_game("toy_race", players=3, seed=4)
     with pytest.raises((ValueError, FileNotFoundError)):
         evaluate(state, method="model")

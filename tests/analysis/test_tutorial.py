@@ -62,9 +62,9 @@ def test_the_tutorial_widget_plays_a_move_and_explains_it() -> None:
     assert len(boards) == 5
     demand = boards[0]
     before = demand.state
-    demand.handle_message({"kind": "place", "space": 0})
+    demand.handle_message({"kind": "act", "verb": "place", "args": {"space": 0}})
     assert demand.state is not before and demand.state.last_action == "place 0"
-    demand.handle_message({"kind": "buy"})  # the wrong phase: refused, nothing changes
+    demand.handle_message({"kind": "act", "verb": "buy", "args": {}})  # the wrong phase: refused, nothing changes
     assert demand.error and demand.state.last_action == "place 0"
     assert "Demand" in texts(widget)
     widget.children[0].value = "de"  # the language switch rebuilds the lessons in German

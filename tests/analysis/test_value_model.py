@@ -16,16 +16,9 @@ from speicherstadt_lab.bots import make_bot
 from speicherstadt_lab.engine.errors import RecordError
 from speicherstadt_lab.value import ValueModel, load_model, model_path
 from speicherstadt_lab.value.train import train
+from tests.support.positions import midgame  # a greedy game at round 6
 
 COLUMNS = ["win_prob", "win_lo", "win_hi", "score_mean", "score_std"]
-
-
-def midgame(players: int = 3, seed: int = 5, rounds: int = 6) -> sl.GameState:
-    s = sl.new_game(players=players, seed=seed)
-    bot = make_bot("greedy", seed=1)
-    while s.round < rounds:
-        s = s.apply(bot.choose(s.observe(s.to_move)))
-    return s
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
@@ -156,10 +149,8 @@ def test_a_rollout_reaching_the_last_round_plays_it_out() -> None:
         sl.evaluate(earlier, method="rollouts", rollouts=6, bot="greedy", seed=4)["win_prob"])
 
 
+@pytest.mark.usefixtures("toy_game")
 def test_a_game_without_features_says_so() -> None:
-    import toy_game
-
-    toy_game.register()
     with pytest.raises(ValueError, match="declares no features"):
         sl.evaluate(sl.new_game("toy_race", players=3, seed=1), method="model")
 

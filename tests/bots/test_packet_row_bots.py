@@ -79,7 +79,7 @@ def test_bots_asked_with_a_starting_contract_to_fulfil_first_fulfil_and_take() -
     """The issue-15 position: Blue has no money, but its open fur card and ship to Spain fulfil its secret starting
     contract. Greedy fulfils first (the pay buys a card) and then takes one; MCTS and greedy also play the seat
     whose contract does not fit, where declining is the only legal action."""
-    from test_packet_row_fulfil import blue_with_open_fur_and_spain
+    from tests.support.positions import blue_with_open_fur_and_spain
 
     s = blue_with_open_fur_and_spain().apply("choose market")
     bot = GreedyBot(seed=1)

@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_util import app_session, voila_server
 from playwright.sync_api import Page, sync_playwright
 
 from speicherstadt_lab.bots import make_bot
@@ -24,6 +23,7 @@ from speicherstadt_lab.engine.errors import RecordError
 from speicherstadt_lab.records import GameRecord
 from speicherstadt_lab.ui.app import LabApp
 from speicherstadt_lab.ui.model import board_model
+from tests.support.browser import app_session, voila_server
 
 SEED = 1
 TIMEOUT = 30_000  # ms for one step; the whole file stays well under two minutes

@@ -17,13 +17,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_util import NOTEBOOK, app_session, voila_server
-from browser_util import settle as wait_settled
 from playwright.sync_api import Page, sync_playwright
 
 from speicherstadt_lab.records import GameRecord
 from speicherstadt_lab.ui.app import LabApp
 from speicherstadt_lab.ui.charts import TEXTS as CHART_TEXTS
+from tests.support.browser import NOTEBOOK, app_session, voila_server
+from tests.support.browser import settle as wait_settled
 
 SEED = 1
 TIMEOUT = 30_000  # ms for one step
@@ -53,7 +53,7 @@ def session(notebook: Path) -> Iterator[dict[str, Any]]:
 # ---- helpers ------------------------------------------------------------------------------------------
 
 def settle(page: Page) -> None:
-    """Until the kernel has caught up and no job runs (``browser_util.settle``)."""
+    """Until the kernel has caught up and no job runs (``tests.support.browser.settle``)."""
     wait_settled(page, TIMEOUT, TIMEOUT)
 
 

@@ -15,8 +15,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser_util import BINDER, BOARD_READY, NOTEBOOK, VIEWPORT, binder_server, get_json, is_offline_noise
 from traitlets.config.loader import PyFileConfigLoader
+
+from tests.support.browser import BINDER, BOARD_READY, NOTEBOOK, VIEWPORT, binder_server, get_json, is_offline_noise
 
 NOTEBOOKS = sorted(p.name for p in NOTEBOOK.parent.glob("*.ipynb"))
 # Rendered: Voilà has run every cell (its spinner is gone) and every output area holds what it shows.

@@ -1,6 +1,7 @@
 """The board's JavaScript in a real browser sends the grammar's clicks and never writes notation (issue 24).
 
-``widgets/board.js`` is drawn in Debian's Chromium on a stand-in of the widget's model (the JSON model of
+The board's module (``Board._esm``: ``widgets/common.js``, the regions of ``widgets/board/`` and ``widgets/board.js``,
+assembled by ``ui/board.py``) is drawn in Debian's Chromium on a stand-in of the widget's model (the JSON model of
 ``ui/model.py``, the messages it sends recorded), for a Kaispeicher loading turn with the two-click moves (the
 Truck), the Smuggler, a sale of two cubes in the market hall, a contract and the hall. Each click must send exactly
 the message the model lists for that action (``Grammar.fields_of``), and the board accepts it and applies it once.
@@ -10,17 +11,15 @@ The page waits for its own state (the elements), never for time.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
-from kai_scenario import red_loading
 from playwright.sync_api import Page
 
 from speicherstadt_lab.ui import Board
 from speicherstadt_lab.ui.model import board_model
+from tests.support.kai_scenario import red_loading
 
-WIDGETS = Path(__file__).resolve().parent.parent / "widgets"
 ORIGIN = "http://board.test"
 TIMEOUT = 30_000
 # A stand-in of anywidget's model: get/on/off from the JSON the test gives, send() recorded in window.SENT.
@@ -53,8 +52,9 @@ def open_board(browser: Any, state: Any) -> tuple[Page, dict[str, Any]]:
         if name == "index.html":
             route.fulfill(body=PAGE, content_type="text/html")
         else:
-            kind = "text/javascript" if name.endswith(".js") else "text/css"
-            route.fulfill(body=(WIDGETS / name).read_text(encoding="utf-8"), content_type=kind)
+            # the widget's own assembled module and stylesheet, as anywidget hands them to the page
+            body = {"board.js": Board._esm, "board.css": Board._css}[name]
+            route.fulfill(body=body, content_type="text/javascript" if name.endswith(".js") else "text/css")
 
     page.route(f"{ORIGIN}/**", serve)
     data = {"model": model, "highlight": {}, "error": "", "lang_switch": False}

@@ -11,10 +11,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from browser_util import VIEWPORT, is_offline_noise, voila_server
 from playwright.sync_api import Page
 
 from speicherstadt_lab.ui.chart_widget import PLOTLY_PATH
+from tests.support.browser import VIEWPORT, is_offline_noise, voila_server
 
 TIMEOUT = 120_000
 CELL = """

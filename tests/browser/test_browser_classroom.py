@@ -12,12 +12,12 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser_util import BOARD_READY, NOTEBOOK, VIEWPORT, binder_server, is_offline_noise, settle, voila_server
 from playwright.sync_api import Page
 
 import speicherstadt_lab as sl
 from speicherstadt_lab.bots import make_bot
 from speicherstadt_lab.ui.app.texts import TEXTS
+from tests.support.browser import BOARD_READY, NOTEBOOK, VIEWPORT, binder_server, is_offline_noise, settle, voila_server
 
 TIMEOUT = 60_000
 ANY_BOARD = f"{BOARD_READY}, .prb-board .prb-top"

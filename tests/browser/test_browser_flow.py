@@ -14,14 +14,14 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 import pytest
-from browser_util import app_session, voila_server
-from browser_util import settle as wait_settled
 from playwright.sync_api import Page, sync_playwright
-from test_whatif_panel import round_start_with_a_fire
 
 import speicherstadt_lab as sl
 from speicherstadt_lab.bots import make_bot
 from speicherstadt_lab.ui.app import LabApp
+from tests.support.app import round_start_with_a_fire
+from tests.support.browser import app_session, voila_server
+from tests.support.browser import settle as wait_settled
 
 TIMEOUT = 30_000  # ms for one step
 GAME_TIMEOUT = 120_000  # ms for the bots to play a whole game (two cores shared)
@@ -39,7 +39,7 @@ def session() -> Iterator[dict[str, Any]]:
 # ---- helpers ------------------------------------------------------------------------------------------
 
 def settle(page: Page) -> None:
-    """Until the kernel has caught up and no job runs (``browser_util.settle``)."""
+    """Until the kernel has caught up and no job runs (``tests.support.browser.settle``)."""
     wait_settled(page, TIMEOUT, GAME_TIMEOUT)
 
 

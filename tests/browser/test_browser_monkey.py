@@ -21,12 +21,12 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser_util import app_session, voila_server
 from playwright.sync_api import Page, sync_playwright
 
 from speicherstadt_lab.engine.conformance import get_adapter
 from speicherstadt_lab.engine.rng import Rng
 from speicherstadt_lab.records import GameRecord
+from tests.support.browser import app_session, voila_server
 
 CLICKS = int(os.environ.get("MONKEY_CLICKS", "150"))
 SEED = int(os.environ.get("MONKEY_SEED", "20261125"))

@@ -12,11 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_util import app_session, voila_server
 from playwright.sync_api import Page, sync_playwright
 
 from speicherstadt_lab.records import GameRecord
 from speicherstadt_lab.ui.app import LabApp
+from tests.support.browser import app_session, voila_server
 
 SEED = 1
 TIMEOUT = 30_000  # ms for one step
@@ -59,7 +59,7 @@ def test_the_keys_step_on_the_board_and_in_the_tree(session: dict[str, Any], end
     assert first.get_attribute("data-round") == "1" and first.get_attribute("title").startswith("1. Red: ")
     assert first.locator(".ssl-t-dot").evaluate("e => getComputedStyle(e).backgroundColor") == "rgb(213, 94, 0)"
 
-    # the keys step after a click on the board (and with the focus anywhere: tests/test_browser_app_fixes.py)
+    # the keys step after a click on the board (and with the focus anywhere: tests/browser/test_browser_app_fixes.py)
     page.click(".ssl-board .ssl-title-name")
     page.keyboard.press("ArrowLeft")
     wait_ply(page, end_ply - 1)

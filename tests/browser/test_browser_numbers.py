@@ -13,11 +13,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser_util import app_session, voila_server
 from playwright.sync_api import Page, sync_playwright
 
 from speicherstadt_lab.records import GameRecord, Node
 from speicherstadt_lab.ui.app import LabApp
+from tests.support.browser import app_session, voila_server
 
 TIMEOUT = 60_000  # ms for one step (the review of the variation is the longest: seconds)
 ROLLOUTS = 4  # per action: few, so the review is quick; this checks what is shown, not the judgement

@@ -12,11 +12,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser_util import app_session, voila_server
 from playwright.sync_api import Page, sync_playwright
 
 import speicherstadt_lab as sl
 from speicherstadt_lab.bots.greedy import GreedyBot
+from tests.support.browser import app_session, voila_server
 
 SEED = 1
 PLAYERS = 4

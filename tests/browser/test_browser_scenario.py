@@ -12,12 +12,12 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser_util import app_session, voila_server
 from playwright.sync_api import Page, sync_playwright
 
 import speicherstadt_lab as sl
 from speicherstadt_lab.scenarios import shipped_scenario
 from speicherstadt_lab.ui.model import board_model
+from tests.support.browser import app_session, voila_server
 
 TIMEOUT = 30_000  # ms for one step
 LESSON = "tutorial-2-purchase"

@@ -10,13 +10,13 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser_util import app_session, voila_server
 from playwright.sync_api import Page, sync_playwright
-from test_whatif_panel import round_start_with_a_fire
 
 import speicherstadt_lab as sl
 from speicherstadt_lab.bots import make_bot
 from speicherstadt_lab.ui.app import LabApp
+from tests.support.app import round_start_with_a_fire
+from tests.support.browser import app_session, voila_server
 
 SEED = 5
 TIMEOUT = 60_000  # ms for one step (the bots' line to the end is the longest)

@@ -313,10 +313,8 @@ def speicherstadt_click(draw: st.DrawFn, state: Any) -> dict[str, Any]:
     }
     from speicherstadt_lab.ui.model import CLICK_FIELDS
 
-    msg = {"kind": kind}
-    for f in CLICK_FIELDS[kind]:
-        msg[f] = draw(small if (kind == "truck" and f == "to") else fields[f])
-    return msg
+    args = {f: draw(small if (kind == "truck" and f == "to") else fields[f]) for f in CLICK_FIELDS[kind]}
+    return {"kind": "act", "verb": kind, "args": args}
 
 
 @st.composite
@@ -327,7 +325,7 @@ def packet_row_click(draw: st.DrawFn, state: Any) -> dict[str, Any]:
     cat = state.cat
     board = st.sampled_from([*pr_catalog.BOARDS, "harbour"])
     kind = draw(st.sampled_from(list(CLICK_FIELDS)))
-    msg: dict[str, Any] = {"kind": kind}
+    msg: dict[str, Any] = {}  # the action's arguments
     if kind == "choose":
         msg["board"] = draw(board)
     elif kind == "take":
@@ -344,7 +342,7 @@ def packet_row_click(draw: st.DrawFn, state: Any) -> dict[str, Any]:
                                      max_size=2))
         msg["goods"] = draw(st.lists(st.fixed_dictionaries({"card": st.sampled_from(goods)}), min_size=1,
                                      max_size=3))
-    return msg
+    return {"kind": "act", "verb": kind, "args": msg}
 
 
 def board_for(state: Any) -> Any:
@@ -387,14 +385,35 @@ def test_board_clicks_shaped_like_valid_ones(name: str, data: st.DataObject) -> 
 
 
 @pytest.mark.parametrize("name", list(GAMES))
+@settings(max_examples=100, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_the_models_own_click_with_a_part_replaced(name: str, data: st.DataObject) -> None:
+    """A legal action's message as the model lists it (``{"kind": "act", "verb", "args"}``) with its kind, verb,
+    args, one argument or an extra field replaced by any JSON value: taken only as a legal action, else refused with
+    a reason; the state it was sent on never changes."""
+    state = data.draw(st.sampled_from(positions(name)))
+    board = board_for(state)
+    msg = copy.deepcopy(data.draw(st.sampled_from(board.model["actions"]))["msg"])
+    where = data.draw(st.sampled_from(["kind", "verb", "args", "arg", "extra"]))
+    value = data.draw(JSON_VALUES)
+    if where == "arg" and msg["args"]:
+        msg["args"][data.draw(st.sampled_from(sorted(msg["args"])))] = value
+    elif where == "extra":
+        msg[data.draw(st.sampled_from(["seat", "action", "x"]))] = value
+    elif where != "arg":
+        msg[where] = value
+    check_click(board, msg)
+
+
+@pytest.mark.parametrize("name", list(GAMES))
 def test_a_well_shaped_illegal_click_is_refused_with_the_rules_explanation(name: str) -> None:
     for state in positions(name):
         board = board_for(state)
         if state.game == "speicherstadt":
-            msg: dict[str, Any] = {"kind": "place", "space": 11}
+            msg: dict[str, Any] = {"kind": "act", "verb": "place", "args": {"space": 11}}
             probe = "place 11"
         else:
-            msg = {"kind": "take", "board": "market", "supply": "current", "slot": 7}
+            msg = {"kind": "act", "verb": "take", "args": {"board": "market", "supply": "current", "slot": 7}}
             probe = "take market 7"
         assert probe not in {str(a) for a in state.legal_actions()}
         assert not check_click(board, msg)
@@ -414,17 +433,17 @@ def test_the_app_refuses_bogus_and_stale_messages_and_keeps_everything() -> None
         first = str(app.state.legal_actions()[0])
         space = int(first.split()[1])
         rev = app.board.model["rev"]
-        assert app.board.handle_message({"kind": "place", "space": space, "rev": rev})
+        assert app.board.handle_message({"kind": "act", "verb": "place", "args": {"space": space}, "rev": rev})
         assert app.node.ply == 1
         snapshot = (app.save_json(), app.node.ply)
         nodes = len(app.record.nodes())
         bad: list[dict[str, Any]] = [
-            {"kind": "place", "space": space, "rev": rev},  # the click for the previous ply
-            {"kind": "place", "space": 42},  # out of range
-            {"kind": "place", "space": 2, "rev": "x"},
-            {"kind": "sell", "good": "coffee"},  # not the loading phase
-            {"kind": "contract", "good": "coffee", "index": 7},
-            {"kind": "place", "space": 1.5},
+            {"kind": "act", "verb": "place", "args": {"space": space}, "rev": rev},  # the click for the previous ply
+            {"kind": "act", "verb": "place", "args": {"space": 42}},  # out of range
+            {"kind": "act", "verb": "place", "args": {"space": 2}, "rev": "x"},
+            {"kind": "act", "verb": "sell", "args": {"good": "coffee"}},  # not the loading phase
+            {"kind": "act", "verb": "contract", "args": {"good": "coffee", "index": 7}},
+            {"kind": "act", "verb": "place", "args": {"space": 1.5}},
             {"kind": "lang", "lang": "fr"},
         ]
         for msg in bad:

@@ -7,10 +7,10 @@ from __future__ import annotations
 import ast
 import random
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
-import toy_game
 
 import speicherstadt_lab as sl
 from speicherstadt_lab.engine.grammar import Arg, ArgKind, Grammar, GrammarError, Verb, register_kind
@@ -18,11 +18,12 @@ from speicherstadt_lab.engine.protocol import game_names, get_game, grammar_of
 from speicherstadt_lab.interop.encoding import action_catalogue
 from speicherstadt_lab.records import GameRecord
 from speicherstadt_lab.ui import Board
-from speicherstadt_lab.ui.clicks import ClickError
+from speicherstadt_lab.ui.clicks import ClickError, act_message
+from tests.support.games import VARIANTS as LAB_VARIANTS
 
-toy_game.register()
+pytestmark = pytest.mark.usefixtures("toy_game")  # the toy's grammar is checked beside the lab's games
 PACKAGE = Path(sl.__file__).parent
-VARIANTS = [("speicherstadt", None), ("speicherstadt", "kaispeicher"), ("packet_row", None), ("toy_race", None)]
+VARIANTS = [*LAB_VARIANTS, ("toy_race", None)]
 
 
 def _start(game: str, expansion: str | None, players: int = 3) -> Any:
@@ -46,8 +47,9 @@ def test_every_legal_action_is_one_click_and_one_text_of_the_grammar(game: str, 
         legal = state.legal_actions()
         for a in legal:
             msg = grammar.fields_of(a)
-            kinds.add(msg["kind"])
-            assert set(msg) - {"kind"} == set(grammar.verb(msg["kind"]).fields)
+            kinds.add(msg["verb"])
+            assert msg["kind"] == "act" and set(msg) == {"kind", "verb", "args"}
+            assert set(msg["args"]) == set(grammar.verb(msg["verb"]).fields)
             assert state.notation.click(state, msg, ClickError) is a, (a, msg)
             assert state.parse_action(str(a)) is a
             assert catalogue.text_of(state, catalogue.id_of(state, a)) == str(a)
@@ -57,7 +59,7 @@ def test_every_legal_action_is_one_click_and_one_text_of_the_grammar(game: str, 
     assert len(kinds) >= 2
 
 
-def test_the_toy_games_catalogue_comes_from_its_grammar() -> None:
+def test_the_toy_games_catalogue_comes_from_its_grammar(toy_game: ModuleType) -> None:
     assert action_catalogue("toy_race", 2).texts == ("draw", "take 0", "take 1")
     assert get_game("toy_race").capability("grammar") is toy_game.GRAMMAR
     with pytest.raises(sl.IllegalAction, match=r"write 'take POINTS'"):
@@ -81,11 +83,11 @@ def test_a_click_is_checked_by_the_grammar_naming_the_field() -> None:
     s = sl.new_game(players=3, seed=1)
     g = s.notation.grammar
     assert g.click_fields["spy"] == ("space", "level", "space_other", "level_other")
-    assert g.click(s.notation, s, {"kind": "buyfree"}, ClickError) == "buy free"
-    for msg, key, field in [({"kind": "place", "space": -1}, "int", "space"),
-                            ({"kind": "take", "good": "tea", "source": "attic"}, "choice", "source"),
-                            ({"kind": "hallsell", "goods": ["tea"]}, "list", "goods"),
-                            ({"kind": "contract", "good": "tea"}, "missing", "index")]:
+    assert g.click(s.notation, s, {"kind": "act", "verb": "buyfree", "args": {}}, ClickError) == "buy free"
+    for msg, key, field in [({"kind": "act", "verb": "place", "args": {"space": -1}}, "int", "space"),
+                            (act_message("take", {"good": "tea", "source": "attic"}), "choice", "source"),
+                            ({"kind": "act", "verb": "hallsell", "args": {"goods": ["tea"]}}, "list", "goods"),
+                            ({"kind": "act", "verb": "contract", "args": {"good": "tea"}}, "missing", "index")]:
         with pytest.raises(ClickError) as info:
             g.click(s.notation, s, msg, ClickError)
         assert (info.value.key, info.value.params["field"]) == (key, field)
@@ -133,9 +135,9 @@ def test_a_board_click_is_applied_once_and_the_record_takes_that_state(monkeypat
     monkeypatch.setattr(cls, "apply", counted)
     played: list[Any] = []
     board.on_action(lambda a, before, after: played.append(node.play(a, applied=(before, after))), with_states=True)
-    assert board.handle_message({"kind": "place", "space": 1})
+    assert board.handle_message({"kind": "act", "verb": "place", "args": {"space": 1}})
     assert calls == ["place 1"] and played[0].state.last_action == "place 1"
-    assert not board.handle_message({"kind": "buy"})  # the rules refuse it: no callback, nothing played
+    assert not board.handle_message(act_message("buy"))  # the rules refuse it: no callback, nothing played
     assert calls == ["place 1", "buy"] and len(played) == 1 and board.error
     # a state that is not the node's own is not trusted: the record applies the action itself
     other = sl.new_game(players=3, seed=2)

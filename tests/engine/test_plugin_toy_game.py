@@ -1,10 +1,9 @@
 """A third game by one registration: records, bots, simulation and the conformance harness run on a toy game
-that no module of the lab knows (tests/toy_game.py), registered with ``register_game`` alone."""
+that no module of the lab knows (tests/support/toy_game.py), registered with ``register_game`` alone."""
 
 from __future__ import annotations
 
 import pytest
-import toy_game
 
 import speicherstadt_lab as sl
 from speicherstadt_lab.bots import make_bot
@@ -13,7 +12,7 @@ from speicherstadt_lab.engine.protocol import get_game
 from speicherstadt_lab.records import GameRecord
 from speicherstadt_lab.simulation import simulate
 
-toy_game.register()
+pytestmark = pytest.mark.usefixtures("toy_game")  # registered once, by the fixture (tests/conftest.py)
 
 
 def test_the_game_is_known_by_its_registration() -> None:

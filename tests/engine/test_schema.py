@@ -8,13 +8,13 @@ from __future__ import annotations
 import json
 
 import pytest
-import toy_game
 
 import speicherstadt_lab as sl
 from speicherstadt_lab.engine.errors import RecordError
 from speicherstadt_lab.engine.protocol import state_from_dict
 from speicherstadt_lab.engine.schema import INT, REQUIRED, Field, Schema
 from speicherstadt_lab.records import GameRecord
+from tests.support import toy_game
 
 # The one place: each variant is Toy Race with one more field, hidden or public.
 toy_game.variant("toy_bonus", Field("bonus", int, INT, hidden="the bonus", mask=lambda v, st: "?", default=0,

@@ -1,4 +1,4 @@
-"""Golden playthroughs: seeded bot games stored in ``tests/golden/`` (made by ``tests/make_golden.py``).
+"""Golden playthroughs: seeded bot games stored in ``tests/golden/`` (made by ``tests/support/make_golden.py``).
 
 Each is replayed from ``sl.new_game(players, seed)``: every stored action must be legal when it comes,
 and the game must end after the stored number of rounds with the stored scores, breakdowns, coins and
@@ -17,9 +17,8 @@ from typing import Any
 import pytest
 
 import speicherstadt_lab as sl
+from tests.support.paths import GOLDEN, REPO, TESTS
 
-HERE = Path(__file__).resolve().parent
-GOLDEN = HERE / "golden"
 FILES = sorted(p for p in GOLDEN.glob("*.json") if not p.name.startswith("packet_row_"))
 PACKET_ROW_FILES = sorted(GOLDEN.glob("packet_row_*.json"))
 
@@ -65,13 +64,13 @@ def _run(args: list[str], hashseed: str | None) -> subprocess.CompletedProcess[s
     env = {k: v for k, v in os.environ.items() if k != "PYTHONHASHSEED"}
     if hashseed is not None:
         env["PYTHONHASHSEED"] = hashseed
-    return subprocess.run([sys.executable, *args], capture_output=True, text=True, env=env, cwd=HERE.parent,
+    return subprocess.run([sys.executable, *args], capture_output=True, text=True, env=env, cwd=REPO,
                           timeout=300)
 
 
 def test_make_golden_reproduces_the_files() -> None:
     """The files are what the script makes (not hand-edited results)."""
-    out = _run([str(HERE / "make_golden.py"), "--check"], None)
+    out = _run([str(TESTS / "support" / "make_golden.py"), "--check"], None)
     assert out.returncode == 0, out.stdout + out.stderr
 
 

@@ -13,8 +13,8 @@ import pytest
 import speicherstadt_lab as sl
 from speicherstadt_lab.interop import openspiel as adapter
 from speicherstadt_lab.interop.encoding import action_catalogue, observation_encoder
+from tests.support.games import VARIANTS
 
-VARIANTS = [("speicherstadt", None), ("speicherstadt", "kaispeicher"), ("packet_row", None)]
 SHORT = {
     "speicherstadt": "python_speicherstadt", "kaispeicher": "python_kaispeicher", "packet_row": "python_packet_row",
 }

@@ -7,8 +7,8 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 from speicherstadt_lab.interop.pettingzoo import env
+from tests.support.games import VARIANTS
 
-VARIANTS = [("speicherstadt", None), ("speicherstadt", "kaispeicher"), ("packet_row", None)]
 PLAYERS = [2, 3, 4, 5]
 
 

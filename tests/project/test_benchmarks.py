@@ -5,12 +5,13 @@ from __future__ import annotations
 import importlib.util
 import json
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.support.paths import REPO
+
+ROOT = REPO
 
 
 def _load(name: str):

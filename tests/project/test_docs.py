@@ -11,8 +11,8 @@ import pytest
 
 import speicherstadt_lab as sl
 from speicherstadt_lab.cardref import PAGES, card_table, markdown_page
+from tests.support.paths import REPO
 
-REPO = Path(__file__).resolve().parent.parent
 DOCS = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
 NOTEBOOKS = sorted((REPO / "notebooks").glob("*.ipynb"))
 # a Markdown link's target, and a path in backticks that names a file of the repository's top folders

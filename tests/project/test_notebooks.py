@@ -8,7 +8,9 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-NOTEBOOKS = sorted((Path(__file__).parent.parent / "notebooks").glob("*.ipynb"))
+from tests.support.paths import REPO
+
+NOTEBOOKS = sorted((REPO / "notebooks").glob("*.ipynb"))
 
 
 def test_there_are_notebooks() -> None:

@@ -7,7 +7,9 @@ import ast
 import graphlib
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parent.parent / "speicherstadt_lab"
+from tests.support.paths import REPO
+
+PACKAGE = REPO / "speicherstadt_lab"
 UI_STACK = ("ipywidgets", "anywidget", "plotly", "voila", "IPython")
 RULES_ROOMS = ("engine", "games", "bots")
 

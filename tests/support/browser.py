@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]  # the repository (this file: tests/support/browser.py)
 NOTEBOOK = REPO / "notebooks" / "app.ipynb"
 BINDER = REPO / "binder"
 CHROMIUM = "/usr/bin/chromium"

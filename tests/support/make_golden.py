@@ -1,9 +1,9 @@
-"""(Re)create the golden playthroughs in ``tests/golden/`` that ``tests/test_golden.py`` replays.
+"""(Re)create the golden playthroughs in ``tests/golden/`` that ``tests/games/test_golden.py`` replays.
 
 Usage (from the repository root):
 
-    .venv/bin/python tests/make_golden.py           # write tests/golden/*.json
-    .venv/bin/python tests/make_golden.py --check   # exit 1 if regenerating would change a file
+    .venv/bin/python tests/support/make_golden.py           # write tests/golden/*.json
+    .venv/bin/python tests/support/make_golden.py --check   # exit 1 if regenerating would change a file
 
 Each file is one seeded game of Die Speicherstadt played by ``RandomBot``s through ``play_game``: the
 players, the game seed, the bots' seeds, the actions in notation and the outcome (rounds, scores, score
@@ -25,14 +25,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]  # the repository (this file: tests/support/make_golden.py)
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import speicherstadt_lab as sl  # noqa: E402
 from speicherstadt_lab.bots import RandomBot, play_game  # noqa: E402
 
-GOLDEN = Path(__file__).resolve().parent / "golden"
+GOLDEN = ROOT / "tests" / "golden"
 FORMAT = "speicherstadt-lab/golden/1"
 #: (players, game seed) of each golden file.
 GAMES = ((2, 101), (3, 202), (4, 303), (5, 404))

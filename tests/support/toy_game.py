@@ -58,7 +58,7 @@ NOTATION = ToyNotation()
 
 
 # The fields of a position, declared once: the clone, the state file, a new game's and a record's set-up and the
-# masking of ``view`` read them (tests/test_schema.py adds one here, in a variant, and follows it everywhere).
+# masking of ``view`` read them (tests/engine/test_schema.py adds one here, in a variant, and follows it everywhere).
 FIELDS = Schema(
     Field("n_players", int, INT, key="players", setup=True),
     Field("deck", tuple, COUNTS, hidden="deck order", setup=True,

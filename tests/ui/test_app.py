@@ -14,6 +14,8 @@ from speicherstadt_lab.analysis import compare_actions
 from speicherstadt_lab.records import GameRecord
 from speicherstadt_lab.ui.app import TEXTS, LabApp
 from speicherstadt_lab.ui.app.live_panel import LIVE_ROLLOUTS
+from speicherstadt_lab.ui.clicks import act_message
+from tests.support.app import GatedBot, tree_items
 
 HUMANS = ["human", "human", "human"]
 
@@ -26,23 +28,9 @@ def app() -> LabApp:
     a.close()
 
 
-def click(app: LabApp, **msg: Any) -> bool:
-    """A click on the board, as the browser reports it."""
-    return app.board.handle_message(msg)
-
-
-def tree_items(app: LabApp) -> list[dict[str, Any]]:
-    """Every item of the tree view's data, depth first."""
-    out: list[dict[str, Any]] = []
-
-    def walk(line: list[dict[str, Any]]) -> None:
-        for item in line:
-            out.append(item)
-            for var in item.get("v", []):
-                walk(var)
-
-    walk(app.tree.tree["line"])
-    return out
+def click(app: LabApp, kind: str, **args: Any) -> bool:
+    """A click on the board, as the browser reports it: the action message of the verb ``kind`` with ``args``."""
+    return app.board.handle_message(act_message(kind, args))
 
 
 def series(app: LabApp, line: str, name: str, seat: int = 0) -> Any:
@@ -63,8 +51,8 @@ def test_new_game_builds_the_record_and_the_seat_controls(app: LabApp) -> None:
     assert app.record.initial.n_players == 4 and app.record.seed == 9
     assert app.players.value == 4 and app.seed.value == 9
     assert [d.value for d in app.seat_kinds[:4]] == ["human", "greedy", "random", "mcts"]
-    assert [r.layout.display for r in app._seat_rows] == [None] * 4 + ["none"]  # rows stay; extra ones hide
-    assert "ssl-seats-4" in app._seat_box._dom_classes and "ssl-seats-3" not in app._seat_box._dom_classes
+    assert [r.layout.display for r in app.panels.seats.rows] == [None] * 4 + ["none"]  # rows stay; extra ones hide
+    assert "ssl-seats-4" in app.panels.seats.box._dom_classes and "ssl-seats-3" not in app.panels.seats.box._dom_classes
     assert app.node is app.record.root and app.board.state is app.record.initial
     assert app.board.model["round"] == 1 and len(app.board.model["seats"]) == 4
     assert app.tree.tree == {"root": 0, "line": []}
@@ -193,24 +181,6 @@ def test_play_to_round_end_and_to_game_end(app: LabApp) -> None:
     assert app.board.model["phase"] == "over" and app.board.model["ranking"]
     assert not app.bot_move()
     assert "over" in app.message.value
-
-
-class GatedBot:
-    """A bot that thinks until the test opens its gate: jobs stay running exactly as long as a test needs."""
-
-    name = "gated"
-
-    def __init__(self) -> None:
-        self.gate = threading.Event()
-        self.thinking = threading.Event()
-
-    def params(self) -> dict[str, Any]:
-        return {"bot": "gated"}
-
-    def choose(self, state: Any) -> Any:
-        self.thinking.set()
-        assert self.gate.wait(60), "the test never opened the gate"
-        return state.legal_actions()[0]
 
 
 def gate_seat(app: LabApp, seat: int) -> GatedBot:

@@ -7,13 +7,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from test_app import GatedBot
-from test_whatif_panel import round_start_with_a_fire
 
 import speicherstadt_lab as sl
 from speicherstadt_lab.bots import make_bot
 from speicherstadt_lab.scenarios import describe, shipped_scenario
 from speicherstadt_lab.ui.app import LabApp
+from tests.support.app import GatedBot, round_start_with_a_fire
 
 HUMANS = ["human"] * 3
 
@@ -201,11 +200,11 @@ def test_the_bots_play_on_after_a_chance_variation(app: LabApp) -> None:
 
 
 def test_the_what_if_panel_says_in_one_line_why_it_is_closed_in_play(app: LabApp) -> None:
-    assert not app.whatif_open() and app.whatif_make.disabled and app._whatif_buttons.layout.display == "none"
+    assert not app.whatif_open() and app.whatif_make.disabled and app.panels.whatif.buttons.layout.display == "none"
     assert "Closed while a person plays" in app.whatif_info.value and "hidden order" in app.whatif_info.value
     app.set_lang("de")
     assert "Geschlossen, solange ein Mensch spielt" in app.whatif_info.value
     app.auto.value = False
     for seat in range(3):
         app.set_seat(seat, "greedy")  # analysis: the panel opens
-    assert app.whatif_open() and app._whatif_buttons.layout.display is None and not app.whatif_make.disabled
+    assert app.whatif_open() and app.panels.whatif.buttons.layout.display is None and not app.whatif_make.disabled

@@ -252,7 +252,9 @@ def test_the_live_table_and_its_best_moves_are_one_judgement() -> None:
         first = re.search(r'<ol class=\'ssl-live-best\'><li[^>]*><b>[^<]*</b>: <span class="ssl-live-win">([^<]*)<',
                           page)
         assert first and shown[mover] == first.group(1)
-        assert f"If Blue plays {best.loc[0, 'action']}" in page
+        # the move in words (as the move list shows it), the notation in the best move's hover text
+        assert f"If Blue plays {html.escape(app.state.phrase_action(best.loc[0, 'action'], 'en'))}" in page
+        assert f"{best.loc[0, 'action']}\">" in page
         heads = titled_heads(page)
         assert [text for _t, text in heads if text] == ["win chance", "95% interval", "exp. points"]
         assert all(title for title, text in heads if text)
@@ -333,7 +335,7 @@ def test_packet_row_greedy_values_are_dollars() -> None:
 
 @pytest.mark.parametrize("lang", ["en", "de"])
 def test_the_whatif_comparison_labels_win_chances_and_final_points(lang: str) -> None:
-    from test_whatif_panel import finished_app, round_start_with_a_fire
+    from tests.support.app import finished_app, round_start_with_a_fire
 
     app, record = finished_app()
     try:
@@ -366,7 +368,7 @@ def test_a_judgement_finishing_after_the_board_moved_on_is_not_shown() -> None:
         old = app.node
         assert app.load_json(GameRecord.new(players=3, seed=1, game="packet_row").to_json())
         shown = app.live_box.value
-        app._live(old, "en", threading.Event())  # the old thread's late finish
+        app.panels.live.analyse(old, "en", threading.Event())  # the old thread's late finish
         assert app.live_box.value == shown
         assert "place" not in app.live_box.value
     finally:

@@ -9,12 +9,14 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
-from scenario import play
 
 import speicherstadt_lab as sl
 from speicherstadt_lab.games.speicherstadt.setup import game_cards
 from speicherstadt_lab.ui import Board
+from speicherstadt_lab.ui.clicks import act_message
 from speicherstadt_lab.ui.model import ClickError, board_model, click_to_action, highlight
+from tests.support.clicks import KAISPEICHER_CLICKS
+from tests.support.scenario import play
 
 CAT = sl.default_catalog()
 KAI = "kaispeicher"
@@ -266,16 +268,16 @@ def test_spy_click_swaps_and_pass_keeps_the_spy() -> None:
     text = next(str(a) for a in s.legal_actions() if a.kind == "spy")
     s1, l1, s2, l2 = (int(x) for x in text.split()[1:])
     board = Board(s)
-    assert board.handle_message({"kind": "spy", "space": s1, "level": l1, "space_other": s2, "level_other": l2})
+    assert board.handle_message(act_message("spy", {"space": s1, "level": l1, "space_other": s2, "level_other": l2}))
     assert board.state == s.apply(text) and board.error == ""
     assert board.highlight["spaces"] == sorted({s1, s2})
     assert not any(c["kind"] == "spy" for c in board.model["seats"][2]["kai"]["specials"])
     board = Board(s)
-    assert board.handle_message({"kind": "pass"}) and board.state == s.apply("pass")
+    assert board.handle_message({"kind": "act", "verb": "pass", "args": {}}) and board.state == s.apply("pass")
     board = Board(s)
     own = [(sp, lv) for sp, col in enumerate(s.columns) for lv, w in enumerate(col) if w == 2]
     sp, lv = own[0]
-    assert not board.handle_message({"kind": "spy", "space": sp, "level": lv, "space_other": sp, "level_other": lv})
+    assert not board.handle_message(act_message("spy", space=sp, level=lv, space_other=sp, level_other=lv))
     assert board.state is s and board.error.startswith("Spy: swap one of your own workers")
 
 
@@ -298,16 +300,16 @@ def test_fire_step_model_fire_chief_then_insurance() -> None:
         ("insurance", "ability", False)]
     assert m["seats"][1]["firemen"] == 3
     board = Board(s)
-    assert not board.handle_message({"kind": "insure"}) and board.state is s
+    assert not board.handle_message({"kind": "act", "verb": "insure", "args": {}}) and board.state is s
     assert board.error == "Fire: the decision now is not 'insure'."
-    assert board.handle_message({"kind": "pass"})
+    assert board.handle_message({"kind": "act", "verb": "pass", "args": {}})
     t = board.state
     m = board_model(t, "de")
     assert t.to_move == 0 and m["kai"]["fire"]["decision"] == "insure" and m["kai"]["fire"]["waiting"] == []
     assert [(b["kind"], b["label"]) for b in m["kai"]["buttons"]] == [
         ("insure", "Versichern: 2 zahlen, 2 zurück"), ("pass", "Diesmal nicht")]
     assert m["prompt"].startswith("Rot: 2 Münzen an die Versicherung zahlen")
-    assert board.handle_message({"kind": "insure"})
+    assert board.handle_message({"kind": "act", "verb": "insure", "args": {}})
     assert board.state == t.apply("insure") and board.state.coins[0] == t.coins[0] - 2
     assert board.state.phase == "demand" and board.model["kai"]["fire"] is None
 
@@ -315,7 +317,7 @@ def test_fire_step_model_fire_chief_then_insurance() -> None:
 def test_fire_chief_double_click() -> None:
     s = fire_state()
     board = Board(s)
-    assert board.handle_message({"kind": "double"})
+    assert board.handle_message({"kind": "act", "verb": "double", "args": {}})
     assert board.state == s.apply("double") and board.state.player(1).track == s.player(1).track + 2
 
 
@@ -332,13 +334,13 @@ def test_reserved_purchase_with_the_fish_market() -> None:
     assert m["kai"]["labels"]["free_title"].startswith("Take the card for free with the Fish Market")
     assert [(c["id"], c["active"]) for c in m["seats"][0]["kai"]["specials"]] == [("fish_market", True)]
     board = Board(s)
-    assert board.handle_message({"kind": "buyfree"})
+    assert board.handle_message({"kind": "act", "verb": "buyfree", "args": {}})
     t = board.state
     assert t == s.apply("buy free") and t.coins[0] == s.coins[0] and "lighthouse" in t.player(0).cards
     assert "fish_market" not in t.player(0).cards
     assert board.model["kai"]["reserved"][0]["current"] and board.model["kai"]["reserved"][0]["seat"] == 1
     board = Board(s)
-    assert board.handle_message({"kind": "buy"}) and board.state.coins[0] == s.coins[0] - 2
+    assert board.handle_message({"kind": "act", "verb": "buy", "args": {}}) and board.state.coins[0] == s.coins[0] - 2
 
 
 def test_water_purchase_offers_the_fish_market_too() -> None:
@@ -383,7 +385,7 @@ def test_loading_model_with_every_new_action() -> None:
 def test_deliver_click_scores_on_the_track() -> None:
     s = loading_state()
     board = Board(s)
-    assert board.handle_message({"kind": "deliver", "good": "tea"})
+    assert board.handle_message({"kind": "act", "verb": "deliver", "args": {"good": "tea"}})
     t = board.state
     assert t == s.apply("deliver tea") and t.seats[0].delivered == 2
     red = board.model["seats"][0]
@@ -394,25 +396,25 @@ def test_deliver_click_scores_on_the_track() -> None:
 def test_auction_click_then_the_cube_must_be_loaded() -> None:
     s = loading_state()
     board = Board(s)
-    assert board.handle_message({"kind": "auction", "good": "coffee"})
+    assert board.handle_message({"kind": "act", "verb": "auction", "args": {"good": "coffee"}})
     t = board.state
     assert t == s.apply("auction coffee")
     m = board.model
     assert m["dock"]["pending"] == "coffee" and m["dock"]["pending_label"] == "The coffee must be loaded now."
     assert m["prompt"] == "Red: load the coffee onto one of your cards now."
     assert "done" not in m["legal"] and all("coffee" in x for x in m["legal"])
-    assert not board.handle_message({"kind": "done"}) and board.state is t
+    assert not board.handle_message({"kind": "act", "verb": "done", "args": {}}) and board.state is t
     assert "must be loaded onto one of your cards first" in board.error
-    assert board.handle_message({"kind": "contract", "good": "coffee", "index": 0})
+    assert board.handle_message({"kind": "act", "verb": "contract", "args": {"good": "coffee", "index": 0}})
     assert board.model["dock"]["pending"] is None and "done" in board.model["legal"]
 
 
 def test_smuggle_click_steals_from_another_contract() -> None:
     s = loading_state()
     board = Board(s)
-    assert not board.handle_message({"kind": "smuggle", "seat": 0, "index": 0, "good": "tea"})
+    assert not board.handle_message({"kind": "act", "verb": "smuggle", "args": {"seat": 0, "index": 0, "good": "tea"}})
     assert board.state is s and board.error.startswith("Loading: the Smuggler steals")
-    assert board.handle_message({"kind": "smuggle", "seat": 1, "index": 0, "good": "coffee"})
+    assert board.handle_message({"kind": "act", "verb": "smuggle", "args": {"seat": 1, "index": 0, "good": "coffee"}})
     t = board.state
     assert t == s.apply("smuggle 1 0 coffee") and t.player(1).contracts[0][1] == ()
     assert board.model["dock"]["pending"] == "coffee" and board.model["dock"]["goods"].count("coffee") == 2
@@ -421,9 +423,9 @@ def test_smuggle_click_steals_from_another_contract() -> None:
 def test_truck_click_moves_a_cube_and_shows_the_moves_left() -> None:
     s = loading_state()
     board = Board(s)
-    assert not board.handle_message({"kind": "truck", "good": "tea", "from": 1, "to": 0})
+    assert not board.handle_message({"kind": "act", "verb": "truck", "args": {"good": "tea", "from": 1, "to": 0}})
     assert board.state is s and board.error
-    assert board.handle_message({"kind": "truck", "good": "tea", "from": 0, "to": 1})
+    assert board.handle_message({"kind": "act", "verb": "truck", "args": {"good": "tea", "from": 0, "to": 1}})
     t = board.state
     assert t == s.apply("truck tea 0 1")
     red = board.model["seats"][0]
@@ -436,10 +438,10 @@ def test_truck_click_moves_a_cube_and_shows_the_moves_left() -> None:
 def test_harbour_master_exchanges_two_for_one() -> None:
     s = loading_state()
     board = Board(s)
-    assert not board.handle_message({"kind": "convert", "goods": ["coffee", "tea", "hemp"], "to": "saffron"})
+    assert not board.handle_message(act_message("convert", {"goods": ["coffee", "tea", "hemp"], "to": "saffron"}))
     assert board.state is s and board.error == (
         "Board: the field 'goods' must be a list of 2 goods, not ['coffee', 'tea', 'hemp'].")
-    assert board.handle_message({"kind": "convert", "goods": ["tea", "hemp"], "to": "coffee"})
+    assert board.handle_message({"kind": "act", "verb": "convert", "args": {"goods": ["tea", "hemp"], "to": "coffee"}})
     assert board.state == s.apply("convert tea hemp to coffee")
     assert board.model["dock"]["goods"] == ["coffee", "coffee"]
 
@@ -447,20 +449,7 @@ def test_harbour_master_exchanges_two_for_one() -> None:
 # ---- clicks: every new kind, valid and bogus -----------------------------------------------------------
 
 
-VALID = [
-    ({"kind": "reserve", "space": 3}, "reserve 3"),
-    ({"kind": "break"}, "break"),
-    ({"kind": "stop"}, "stop"),
-    ({"kind": "spy", "space": 0, "level": 1, "space_other": 2, "level_other": 0}, "spy 0 1 2 0"),
-    ({"kind": "double"}, "double"),
-    ({"kind": "insure"}, "insure"),
-    ({"kind": "buyfree"}, "buy free"),
-    ({"kind": "deliver", "good": "coffee"}, "deliver coffee"),
-    ({"kind": "auction", "good": "hemp"}, "auction hemp"),
-    ({"kind": "smuggle", "seat": 2, "index": 1, "good": "glass"}, "smuggle 2 1 glass"),
-    ({"kind": "truck", "good": "cloth", "from": 0, "to": 2}, "truck cloth 0 2"),
-    ({"kind": "reserve", "space": 1.0}, "reserve 1"),
-]
+VALID = KAISPEICHER_CLICKS  # (tests.support.clicks: the base board's tests count these kinds too)
 
 
 @pytest.mark.parametrize(("msg", "text"), VALID, ids=[t for _, t in VALID])
@@ -471,35 +460,35 @@ def test_new_clicks_to_action(msg: dict, text: str) -> None:
 
 
 def test_every_new_kind_has_a_valid_example() -> None:
-    assert {m["kind"] for m, _ in VALID} == {"reserve", "break", "stop", "spy", "double", "insure", "buyfree",
+    assert {m["verb"] for m, _ in VALID} == {"reserve", "break", "stop", "spy", "double", "insure", "buyfree",
                                             "deliver", "auction", "smuggle", "truck"}
 
 
 BOGUS = [
-    ({"kind": "reserve"}, "missing", "space"),
-    ({"kind": "reserve", "space": -1}, "int", "space"),
-    ({"kind": "reserve", "space": "0"}, "int", "space"),
-    ({"kind": "reserve", "space": 0, "seat": 1}, "extra", "seat"),
-    ({"kind": "break", "now": True}, "extra", "now"),
-    ({"kind": "stop", "space": 0}, "extra", "space"),
-    ({"kind": "spy", "space": 0, "level": 1, "space_other": 2}, "missing", "level_other"),
-    ({"kind": "spy", "space": 0, "level": 1.5, "space_other": 2, "level_other": 0}, "int", "level"),
-    ({"kind": "spy", "space": 0, "level": 1, "space_other": None, "level_other": 0}, "int", "space_other"),
-    ({"kind": "spy", "space": 0, "level": 1, "space_other": 2, "level_other": 100}, "int", "level_other"),
-    ({"kind": "double", "points": 2}, "extra", "points"),
-    ({"kind": "insure", "coins": 2}, "extra", "coins"),
-    ({"kind": "buyfree", "free": True}, "extra", "free"),
-    ({"kind": "deliver"}, "missing", "good"),
-    ({"kind": "deliver", "good": "gold"}, "good", "good"),
-    ({"kind": "auction", "good": ["hemp"]}, "good", "good"),
-    ({"kind": "smuggle", "seat": 1, "index": 0}, "missing", "good"),
-    ({"kind": "smuggle", "seat": "Blue", "index": 0, "good": "tea"}, "int", "seat"),
-    ({"kind": "smuggle", "seat": 1, "index": True, "good": "tea"}, "int", "index"),
-    ({"kind": "truck", "good": "tea", "from": 0}, "missing", "to"),
-    ({"kind": "truck", "good": "tea", "from": "0", "to": 1}, "int", "from"),
-    ({"kind": "truck", "good": "tea", "from": 0, "to": 1, "moves": 3}, "extra", "moves"),
-    ({"kind": "truck", "good": "wine", "from": 0, "to": 1}, "good", "good"),
-    ({"kind": "buy", "free": True}, "extra", "free"),
+    ({"kind": "act", "verb": "reserve", "args": {}}, "missing", "space"),
+    ({"kind": "act", "verb": "reserve", "args": {"space": -1}}, "int", "space"),
+    ({"kind": "act", "verb": "reserve", "args": {"space": "0"}}, "int", "space"),
+    ({"kind": "act", "verb": "reserve", "args": {"space": 0, "seat": 1}}, "extra", "seat"),
+    ({"kind": "act", "verb": "break", "args": {"now": True}}, "extra", "now"),
+    ({"kind": "act", "verb": "stop", "args": {"space": 0}}, "extra", "space"),
+    ({"kind": "act", "verb": "spy", "args": {"space": 0, "level": 1, "space_other": 2}}, "missing", "level_other"),
+    (act_message("spy", {"space": 0, "level": 1.5, "space_other": 2, "level_other": 0}), "int", "level"),
+    (act_message("spy", {"space": 0, "level": 1, "space_other": None, "level_other": 0}), "int", "space_other"),
+    (act_message("spy", {"space": 0, "level": 1, "space_other": 2, "level_other": 100}), "int", "level_other"),
+    ({"kind": "act", "verb": "double", "args": {"points": 2}}, "extra", "points"),
+    ({"kind": "act", "verb": "insure", "args": {"coins": 2}}, "extra", "coins"),
+    ({"kind": "act", "verb": "buyfree", "args": {"free": True}}, "extra", "free"),
+    ({"kind": "act", "verb": "deliver", "args": {}}, "missing", "good"),
+    ({"kind": "act", "verb": "deliver", "args": {"good": "gold"}}, "good", "good"),
+    ({"kind": "act", "verb": "auction", "args": {"good": ["hemp"]}}, "good", "good"),
+    ({"kind": "act", "verb": "smuggle", "args": {"seat": 1, "index": 0}}, "missing", "good"),
+    ({"kind": "act", "verb": "smuggle", "args": {"seat": "Blue", "index": 0, "good": "tea"}}, "int", "seat"),
+    ({"kind": "act", "verb": "smuggle", "args": {"seat": 1, "index": True, "good": "tea"}}, "int", "index"),
+    ({"kind": "act", "verb": "truck", "args": {"good": "tea", "from": 0}}, "missing", "to"),
+    ({"kind": "act", "verb": "truck", "args": {"good": "tea", "from": "0", "to": 1}}, "int", "from"),
+    ({"kind": "act", "verb": "truck", "args": {"good": "tea", "from": 0, "to": 1, "moves": 3}}, "extra", "moves"),
+    ({"kind": "act", "verb": "truck", "args": {"good": "wine", "from": 0, "to": 1}}, "good", "good"),
+    ({"kind": "act", "verb": "buy", "args": {"free": True}}, "extra", "free"),
 ]
 
 
@@ -520,20 +509,20 @@ def test_bogus_new_clicks_are_refused_naming_the_field(msg: dict, key: str, fiel
 def test_new_goods_are_only_goods_of_an_expansion_game() -> None:
     base = sl.new_game(players=4, seed=7)
     with pytest.raises(ClickError) as info:
-        click_to_action(base, {"kind": "deliver", "good": "hemp"})
+        click_to_action(base, {"kind": "act", "verb": "deliver", "args": {"good": "hemp"}})
     assert info.value.key == "good" and "hemp" not in info.value.params["allowed"]
 
 
 @pytest.mark.parametrize("msg", [m for m, _ in VALID], ids=[t for _, t in VALID])
 def test_new_clicks_in_the_base_game_are_refused_by_the_rules(msg: dict) -> None:
-    if msg.get("good") in ("hemp", "glass", "cloth"):
-        msg = {**msg, "good": "tea"}
+    if msg["args"].get("good") in ("hemp", "glass", "cloth"):
+        msg = {**msg, "args": {**msg["args"], "good": "tea"}}
     s = sl.new_game(players=4, seed=7)
     board = Board(s)
     before = dict(board.model)
     assert not board.handle_message(msg)
     assert board.state is s and board.model == before
-    if msg["kind"] == "buyfree":  # a 'buy': the base game refuses it in demand, and without a Fish Market
+    if msg["verb"] == "buyfree":  # a 'buy': the base game refuses it in demand, and without a Fish Market
         assert board.error.startswith("Phases: 'buy' belongs to the purchase phase")
         purchase = until(s, lambda x: x.phase == "purchase")
         board = Board(purchase)
@@ -544,11 +533,11 @@ def test_new_clicks_in_the_base_game_are_refused_by_the_rules(msg: dict) -> None
 
 
 @pytest.mark.parametrize(("msg", "rule"), [
-    ({"kind": "reserve", "space": 9}, "reserve_space"),
-    ({"kind": "stop"}, "stop_early"),
-    ({"kind": "double"}, "phase"),
-    ({"kind": "buyfree"}, "phase"),
-    ({"kind": "deliver", "good": "tea"}, "phase"),
+    ({"kind": "act", "verb": "reserve", "args": {"space": 9}}, "reserve_space"),
+    ({"kind": "act", "verb": "stop", "args": {}}, "stop_early"),
+    ({"kind": "act", "verb": "double", "args": {}}, "phase"),
+    ({"kind": "act", "verb": "buyfree", "args": {}}, "phase"),
+    ({"kind": "act", "verb": "deliver", "args": {"good": "tea"}}, "phase"),
 ])
 def test_new_clicks_at_the_wrong_moment_change_nothing(msg: dict, rule: str) -> None:
     s = demand_state()
@@ -564,14 +553,14 @@ def test_new_clicks_at_the_wrong_moment_change_nothing(msg: dict, rule: str) -> 
 def test_reserve_and_break_clicks_apply() -> None:
     s = demand_state()
     board = Board(s)
-    assert board.handle_message({"kind": "reserve", "space": 2})
+    assert board.handle_message({"kind": "act", "verb": "reserve", "args": {"space": 2}})
     assert board.state == s.apply("reserve 2") and board.highlight["cards"] == ["lighthouse"]
     board = Board(s)
-    assert board.handle_message({"kind": "break"})
+    assert board.handle_message({"kind": "act", "verb": "break", "args": {}})
     assert board.state == s.apply("break") and board.model["seats"][0]["kai"]["breaks"] == 1
     t = grey_state()
     board = Board(t)
-    assert board.handle_message({"kind": "stop"}) and board.state == t.apply("stop")
+    assert board.handle_message({"kind": "act", "verb": "stop", "args": {}}) and board.state == t.apply("stop")
 
 
 # ---- the whole model: languages, seat boards, the base game untouched --------------------------------------
@@ -627,7 +616,7 @@ def test_board_widget_with_an_expansion_game() -> None:
 
 
 def test_a_random_expansion_game_draws_at_every_step() -> None:
-    from scenario import RandomPolicy
+    from tests.support.scenario import RandomPolicy
 
     policy = RandomPolicy(17)
     s = sl.new_game(players=3, seed=5, expansion=KAI)

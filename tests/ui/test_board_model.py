@@ -9,7 +9,6 @@ import subprocess
 import sys
 
 import pytest
-from scenario import RandomPolicy, drive, passive, play, red_buys_three
 
 import speicherstadt_lab as sl
 from speicherstadt_lab.ui.model import (
@@ -22,6 +21,8 @@ from speicherstadt_lab.ui.model import (
     ink,
     short_labels,
 )
+from tests.support.clicks import KAISPEICHER_CLICKS
+from tests.support.scenario import RandomPolicy, drive, passive, play, red_buys_three
 
 BRACES = re.compile(r"[{}]")
 
@@ -290,20 +291,20 @@ def test_highlight_of_a_placement_and_a_purchase() -> None:
 
 
 VALID = [
-    ({"kind": "place", "space": 2}, "place 2"),
-    ({"kind": "buy"}, "buy"),
-    ({"kind": "pass"}, "pass"),
-    ({"kind": "done"}, "done"),
-    ({"kind": "contract", "good": "coffee", "index": 0}, "contract coffee 0"),
-    ({"kind": "sell", "good": "tea"}, "sell tea"),
-    ({"kind": "store", "good": "carpet"}, "store carpet"),
-    ({"kind": "keep", "good": "saffron"}, "keep saffron"),
-    ({"kind": "take", "good": "rubber", "source": "warehouse"}, "take rubber warehouse"),
-    ({"kind": "take", "good": "rubber", "source": "hall"}, "take rubber hall"),
-    ({"kind": "convert", "goods": ["coffee", "tea", "carpet"], "to": "saffron"},
+    ({"kind": "act", "verb": "place", "args": {"space": 2}}, "place 2"),
+    ({"kind": "act", "verb": "buy", "args": {}}, "buy"),
+    ({"kind": "act", "verb": "pass", "args": {}}, "pass"),
+    ({"kind": "act", "verb": "done", "args": {}}, "done"),
+    ({"kind": "act", "verb": "contract", "args": {"good": "coffee", "index": 0}}, "contract coffee 0"),
+    ({"kind": "act", "verb": "sell", "args": {"good": "tea"}}, "sell tea"),
+    ({"kind": "act", "verb": "store", "args": {"good": "carpet"}}, "store carpet"),
+    ({"kind": "act", "verb": "keep", "args": {"good": "saffron"}}, "keep saffron"),
+    ({"kind": "act", "verb": "take", "args": {"good": "rubber", "source": "warehouse"}}, "take rubber warehouse"),
+    ({"kind": "act", "verb": "take", "args": {"good": "rubber", "source": "hall"}}, "take rubber hall"),
+    ({"kind": "act", "verb": "convert", "args": {"goods": ["coffee", "tea", "carpet"], "to": "saffron"}},
      "convert coffee tea carpet to saffron"),
-    ({"kind": "hallsell", "goods": ["tea", "carpet"]}, "hallsell tea carpet"),
-    ({"kind": "place", "space": 2.0}, "place 2"),
+    ({"kind": "act", "verb": "hallsell", "args": {"goods": ["tea", "carpet"]}}, "hallsell tea carpet"),
+    ({"kind": "act", "verb": "place", "args": {"space": 2.0}}, "place 2"),
 ]
 
 
@@ -315,9 +316,7 @@ def test_click_to_action(msg: dict, text: str) -> None:
 
 
 def test_every_kind_has_a_valid_example() -> None:
-    from test_board_kaispeicher import VALID as KAI_VALID  # the expansion's kinds
-
-    assert {m["kind"] for m, _ in VALID} | {m["kind"] for m, _ in KAI_VALID} == set(KINDS)
+    assert {m["verb"] for m, _ in VALID} | {m["verb"] for m, _ in KAISPEICHER_CLICKS} == set(KINDS)
 
 
 BOGUS = [
@@ -327,31 +326,40 @@ BOGUS = [
     ({"kind": "fly"}, "kind", None),
     ({"kind": 3}, "kind", None),
     ({"kind": None}, "kind", None),
-    ({"kind": "place"}, "missing", "space"),
-    ({"kind": "place", "space": "2"}, "int", "space"),
-    ({"kind": "place", "space": -1}, "int", "space"),
-    ({"kind": "place", "space": 10**30}, "int", "space"),
-    ({"kind": "place", "space": math.nan}, "int", "space"),
-    ({"kind": "place", "space": math.inf}, "int", "space"),
-    ({"kind": "place", "space": 1.5}, "int", "space"),
-    ({"kind": "place", "space": True}, "int", "space"),
-    ({"kind": "place", "space": None}, "int", "space"),
-    ({"kind": "place", "space": 1, "junk": 1}, "extra", "junk"),
-    ({"kind": "buy", "price": 0}, "extra", "price"),
-    ({"kind": "contract", "good": "coffee"}, "missing", "index"),
-    ({"kind": "contract", "good": "gold", "index": 0}, "good", "good"),
-    ({"kind": "contract", "good": "coffee", "index": [0]}, "int", "index"),
-    ({"kind": "sell", "good": 5}, "good", "good"),
-    ({"kind": "sell", "good": "COFFEE"}, "good", "good"),
-    ({"kind": "store", "good": "coffee warehouse"}, "good", "good"),
-    ({"kind": "take", "good": "tea", "source": "bag"}, "choice", "source"),
-    ({"kind": "take", "good": "tea", "source": ["hall"]}, "choice", "source"),
-    ({"kind": "convert", "goods": ["coffee", "tea"], "to": "carpet"}, "list", "goods"),
-    ({"kind": "convert", "goods": "coffee tea carpet", "to": "saffron"}, "list", "goods"),
-    ({"kind": "convert", "goods": ["coffee", "tea", 7], "to": "saffron"}, "good", "goods"),
-    ({"kind": "convert", "goods": ["coffee", "tea", "carpet"], "to": None}, "good", "to"),
-    ({"kind": "hallsell", "goods": ["tea", "tea", "tea"]}, "list", "goods"),
-    ({"kind": "hallsell", "goods": {"a": 1}}, "list", "goods"),
+    ({"kind": "place", "space": 2}, "kind", None),  # the flat shape of before: an action is {kind: "act", verb, args}
+    ({"kind": "act", "args": {"space": 2}}, "missing", "verb"),
+    ({"kind": "act", "verb": "place"}, "missing", "args"),
+    ({"kind": "act", "verb": "fly", "args": {}}, "verb", "verb"),
+    ({"kind": "act", "verb": ["place"], "args": {}}, "verb", "verb"),
+    ({"kind": "act", "verb": "choose", "args": {"board": "docks"}}, "verb", "verb"),  # Packet Row's verb
+    ({"kind": "act", "verb": "place", "args": [2]}, "args", "args"),
+    ({"kind": "act", "verb": "place", "args": None}, "args", "args"),
+    ({"kind": "act", "verb": "place", "args": {"space": 2}, "space": 2}, "extra", "space"),
+    ({"kind": "act", "verb": "place", "args": {}}, "missing", "space"),
+    ({"kind": "act", "verb": "place", "args": {"space": "2"}}, "int", "space"),
+    ({"kind": "act", "verb": "place", "args": {"space": -1}}, "int", "space"),
+    ({"kind": "act", "verb": "place", "args": {"space": 10**30}}, "int", "space"),
+    ({"kind": "act", "verb": "place", "args": {"space": math.nan}}, "int", "space"),
+    ({"kind": "act", "verb": "place", "args": {"space": math.inf}}, "int", "space"),
+    ({"kind": "act", "verb": "place", "args": {"space": 1.5}}, "int", "space"),
+    ({"kind": "act", "verb": "place", "args": {"space": True}}, "int", "space"),
+    ({"kind": "act", "verb": "place", "args": {"space": None}}, "int", "space"),
+    ({"kind": "act", "verb": "place", "args": {"space": 1, "junk": 1}}, "extra", "junk"),
+    ({"kind": "act", "verb": "buy", "args": {"price": 0}}, "extra", "price"),
+    ({"kind": "act", "verb": "contract", "args": {"good": "coffee"}}, "missing", "index"),
+    ({"kind": "act", "verb": "contract", "args": {"good": "gold", "index": 0}}, "good", "good"),
+    ({"kind": "act", "verb": "contract", "args": {"good": "coffee", "index": [0]}}, "int", "index"),
+    ({"kind": "act", "verb": "sell", "args": {"good": 5}}, "good", "good"),
+    ({"kind": "act", "verb": "sell", "args": {"good": "COFFEE"}}, "good", "good"),
+    ({"kind": "act", "verb": "store", "args": {"good": "coffee warehouse"}}, "good", "good"),
+    ({"kind": "act", "verb": "take", "args": {"good": "tea", "source": "bag"}}, "choice", "source"),
+    ({"kind": "act", "verb": "take", "args": {"good": "tea", "source": ["hall"]}}, "choice", "source"),
+    ({"kind": "act", "verb": "convert", "args": {"goods": ["coffee", "tea"], "to": "carpet"}}, "list", "goods"),
+    ({"kind": "act", "verb": "convert", "args": {"goods": "coffee tea carpet", "to": "saffron"}}, "list", "goods"),
+    ({"kind": "act", "verb": "convert", "args": {"goods": ["coffee", "tea", 7], "to": "saffron"}}, "good", "goods"),
+    ({"kind": "act", "verb": "convert", "args": {"goods": ["coffee", "tea", "carpet"], "to": None}}, "good", "to"),
+    ({"kind": "act", "verb": "hallsell", "args": {"goods": ["tea", "tea", "tea"]}}, "list", "goods"),
+    ({"kind": "act", "verb": "hallsell", "args": {"goods": {"a": 1}}}, "list", "goods"),
 ]
 
 
@@ -375,3 +383,25 @@ def test_model_imports_without_the_widget_stack() -> None:
             "print(sorted(m for m in ('ipywidgets', 'anywidget', 'traitlets') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("game", ["speicherstadt", "packet_row"])
+def test_the_seats_colours_are_the_games_declared_palette(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One palette: the boards' tokens take ``GameInfo.seat_colours`` (the charts' and the move list's too), so a
+    game that declares other colours gets them on its board, with a readable ink on each."""
+    import dataclasses
+
+    from speicherstadt_lab.engine import protocol
+    from speicherstadt_lab.ui import model as ui_model
+    from speicherstadt_lab.ui.packet_row_model import board_model as packet_row_model
+
+    state = sl.new_game(game, players=4, seed=3)
+    build = board_model if game == "speicherstadt" else packet_row_model
+    declared = protocol.get_game(game).seat_colours
+    assert [s["colour"] for s in build(state)["seats"]] == list(declared[:4])
+    palette = ("#000000", "#ffffff", "#123456")
+    info = dataclasses.replace(protocol.get_game(game), seat_colours=palette)
+    monkeypatch.setattr(ui_model, "get_game", lambda name: info)
+    seats = build(state)["seats"]
+    assert [s["colour"] for s in seats] == ["#000000", "#ffffff", "#123456", "#000000"]
+    assert [s["ink"] for s in seats[:2]] == ["#ffffff", "#1d1a16"]

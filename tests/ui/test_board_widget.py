@@ -7,14 +7,14 @@ import re
 from pathlib import Path
 
 import pytest
-from scenario import RandomPolicy, drive, passive, play, red_buys_three
 
 import speicherstadt_lab as sl
 from speicherstadt_lab.ui import Board
-from speicherstadt_lab.ui.board import ASSETS, find_assets
+from speicherstadt_lab.ui.board import ASSETS, CSS_PARTS, PARTS, find_assets
 from speicherstadt_lab.ui.model import KINDS, board_model, click_to_action
-
-REPO = Path(__file__).resolve().parent.parent
+from speicherstadt_lab.ui.widget_base import assemble
+from tests.support.paths import REPO
+from tests.support.scenario import RandomPolicy, drive, passive, play, red_buys_three
 
 
 def loading_state() -> sl.GameState:
@@ -30,9 +30,13 @@ def test_assets_resolve_and_are_not_empty() -> None:
     js = (ASSETS / "board.js").read_text(encoding="utf-8")
     css = (ASSETS / "board.css").read_text(encoding="utf-8")
     assert "export default" in js and "render" in js and ".ssl-board" in css
-    assert not re.search(r"""(import\s.*from\s+["']https?:|@import|url\(\s*["']?https?:)""", js + css)
     board = Board()
-    assert board._esm == js and board._css == css
+    # the module: the shared helpers, the regions, the entry last (its one export); the CSS: shared, then the board's
+    assert board._esm == assemble(ASSETS, PARTS) and board._esm.rstrip().endswith(js.rstrip())
+    assert PARTS[0] == "common.js" and PARTS[-1] == "board.js" and board._esm.count("export default") == 1
+    assert board._css == assemble(ASSETS, CSS_PARTS) and board._css.rstrip().endswith(css.rstrip())
+    assert not re.search(r"""(import\s.*from\s+["']https?:|@import|url\(\s*["']?https?:)""", board._esm + board._css)
+    assert not re.search(r"^\s*import\s", board._esm, re.M)  # one module: the parts import nothing
 
 
 def test_find_assets_prefers_the_installed_folder(tmp_path: Path) -> None:
@@ -49,10 +53,29 @@ def test_find_assets_prefers_the_installed_folder(tmp_path: Path) -> None:
         find_assets(empty, wheel)
 
 
-def test_javascript_sends_every_kind_python_accepts() -> None:
-    js = (ASSETS / "board.js").read_text(encoding="utf-8")
-    sent = set(re.findall(r'kind: "(\w+)"', js))
-    assert sent == {*KINDS, "lang"}  # the keys ← → Home End are the move list's (widgets/tree.js)
+def test_a_missing_part_of_a_module_is_named(tmp_path: Path) -> None:
+    (tmp_path / "a.js").write_text("const a = 1;\n")
+    (tmp_path / "b.js").write_text("export default { a };\n")
+    assert assemble(tmp_path, ("a.js", "b.js")) == "/* ---- a.js ---- */\nconst a = 1;\n\n/* ---- b.js ---- */\n" \
+        "export default { a };\n"
+    with pytest.raises(FileNotFoundError, match=r"'board/gone\.js'"):
+        assemble(tmp_path, ("a.js", "board/gone.js"))
+
+
+def test_javascript_sends_only_the_models_messages_and_covers_every_verb() -> None:
+    js = re.sub(r"//[^\n]*|/\*.*?\*/", "", Board._esm, flags=re.S)  # the code, not its comments
+    # the page spells no click: an action is the model's own message ({kind: "act", verb, args}), sent as it is
+    assert set(re.findall(r'kind: "(\w+)"', js)) == {"lang"}  # the keys ← → Home End are the move list's (tree.js)
+    assert "send(entry.msg)" in js and "verb:" not in js
+    looked_up = set(re.findall(r'find\("(\w+)"', js))
+    assert "c.find(b.kind)" in js  # the expansion's decision buttons: the model's kinds
+    assert looked_up | {"break", "stop", "double", "insure"} == set(KINDS)
+
+
+def test_the_assembled_module_has_each_name_once() -> None:
+    """The parts share one module scope: a top-level name defined twice would be a SyntaxError in the browser."""
+    names = re.findall(r"^(?:function|const|let|class)\s+(\w+)", Board._esm, re.M)
+    assert len(names) == len(set(names)), sorted(n for n in set(names) if names.count(n) > 1)
 
 
 # ---- construction and traits -----------------------------------------------------------------------
@@ -94,7 +117,7 @@ def test_show_with_history() -> None:
 
 def test_language_switch_by_trait_and_by_message() -> None:
     board = Board(sl.new_game(players=4, seed=7))
-    board.handle_message({"kind": "buy"})
+    board.handle_message({"kind": "act", "verb": "buy", "args": {}})
     assert board.error.startswith("Phases:")
     board.lang = "de"
     assert board.model["lang"] == "de" and board.model["seats"][0]["name"] == "Rot"
@@ -117,9 +140,9 @@ def test_language_switch_by_trait_and_by_message() -> None:
 def test_place_click_applies_and_clears_the_error() -> None:
     s = sl.new_game(players=4, seed=7)
     board = Board(s)
-    board.handle_message({"kind": "pass"})
+    board.handle_message({"kind": "act", "verb": "pass", "args": {}})
     assert board.error
-    assert board.handle_message({"kind": "place", "space": 3})
+    assert board.handle_message({"kind": "act", "verb": "place", "args": {"space": 3}})
     assert board.state == s.apply("place 3") and board.error == ""
     assert board.model["spaces"][3]["workers"] == [0] and board.model["to_move"] == 1
 
@@ -127,33 +150,33 @@ def test_place_click_applies_and_clears_the_error() -> None:
 def test_click_through_the_comm_path() -> None:
     """The same handler runs for a real front-end message (ipywidgets' custom-message dispatch)."""
     board = Board(sl.new_game(players=4, seed=7))
-    board._handle_custom_msg({"kind": "place", "space": 0}, [])
+    board._handle_custom_msg({"kind": "act", "verb": "place", "args": {"space": 0}}, [])
     assert board.state.last_action == "place 0"
-    board._handle_custom_msg({"kind": "place", "space": "zero"}, [])
+    board._handle_custom_msg({"kind": "act", "verb": "place", "args": {"space": "zero"}}, [])
     assert "'space'" in board.error and board.state.last_action == "place 0"
 
 
 def test_buy_and_pass_clicks() -> None:
     s = drive(sl.new_game(players=4, seed=7), passive, until=lambda x: x.phase == "purchase")
     board = Board(s)
-    assert board.handle_message({"kind": "pass"})
+    assert board.handle_message({"kind": "act", "verb": "pass", "args": {}})
     assert board.state == s.apply("pass")
     s2 = board.state
     assert s2.phase == "purchase" and s2.to_move == 1  # the next worker above the same card decides
-    assert board.handle_message({"kind": "buy"})
+    assert board.handle_message({"kind": "act", "verb": "buy", "args": {}})
     assert board.state == s2.apply("buy") and board.state.player(1).coins == s2.player(1).coins - 2
 
 
 @pytest.mark.parametrize(
     ("msgs", "texts"),
     [
-        ([{"kind": "contract", "good": "coffee", "index": 0}], ["contract coffee 0"]),
-        ([{"kind": "store", "good": "tea"}], ["store tea"]),
-        ([{"kind": "keep", "good": "carpet"}], ["keep carpet"]),
-        ([{"kind": "convert", "goods": ["coffee", "tea", "carpet"], "to": "rubber"}],
+        ([{"kind": "act", "verb": "contract", "args": {"good": "coffee", "index": 0}}], ["contract coffee 0"]),
+        ([{"kind": "act", "verb": "store", "args": {"good": "tea"}}], ["store tea"]),
+        ([{"kind": "act", "verb": "keep", "args": {"good": "carpet"}}], ["keep carpet"]),
+        ([{"kind": "act", "verb": "convert", "args": {"goods": ["coffee", "tea", "carpet"], "to": "rubber"}}],
          ["convert coffee tea carpet to rubber"]),
-        ([{"kind": "hallsell", "goods": ["tea", "carpet"]}], ["hallsell tea carpet"]),
-        ([{"kind": "done"}], ["done"]),
+        ([{"kind": "act", "verb": "hallsell", "args": {"goods": ["tea", "carpet"]}}], ["hallsell tea carpet"]),
+        ([{"kind": "act", "verb": "done", "args": {}}], ["done"]),
     ],
 )
 def test_loading_clicks(msgs: list[dict], texts: list[str]) -> None:
@@ -167,7 +190,7 @@ def test_loading_clicks(msgs: list[dict], texts: list[str]) -> None:
 def test_sell_and_take_clicks() -> None:
     s = red_buys_three(["coffee_roaster", "contract_a1", "ship_b1"], ["coffee", "tea", "carpet"])
     board = Board(s)
-    assert board.handle_message({"kind": "sell", "good": "coffee"})
+    assert board.handle_message({"kind": "act", "verb": "sell", "args": {"good": "coffee"}})
     assert board.state.coins[0] == s.coins[0] + 1
     # a cube stored in an earlier turn comes back with "take"
     t = drive(sl.new_game(players=3, seed=2), RandomPolicy(3),
@@ -175,7 +198,7 @@ def test_sell_and_take_clicks() -> None:
     text = next(str(a) for a in t.legal_actions() if a.kind == "take")
     _, good, source = text.split()
     board = Board(t)
-    assert board.handle_message({"kind": "take", "good": good, "source": source})
+    assert board.handle_message({"kind": "act", "verb": "take", "args": {"good": good, "source": source}})
     assert board.state == t.apply(text)
 
 
@@ -183,10 +206,10 @@ def test_sell_and_take_clicks() -> None:
 
 
 ILLEGAL = [
-    ({"kind": "place", "space": 7}, "demand_space"),
-    ({"kind": "buy"}, "phase"),
-    ({"kind": "done"}, "phase"),
-    ({"kind": "sell", "good": "coffee"}, "phase"),
+    ({"kind": "act", "verb": "place", "args": {"space": 7}}, "demand_space"),
+    ({"kind": "act", "verb": "buy", "args": {}}, "phase"),
+    ({"kind": "act", "verb": "done", "args": {}}, "phase"),
+    ({"kind": "act", "verb": "sell", "args": {"good": "coffee"}}, "phase"),
 ]
 
 
@@ -210,15 +233,15 @@ def click_text(msg: dict) -> str:
 
 
 LOADING_ILLEGAL = [
-    {"kind": "contract", "good": "carpet", "index": 0},
-    {"kind": "contract", "good": "coffee", "index": 5},
-    {"kind": "sell", "good": "coffee"},
-    {"kind": "store", "good": "saffron"},
-    {"kind": "take", "good": "tea", "source": "hall"},
-    {"kind": "convert", "goods": ["coffee", "tea", "carpet"], "to": "coffee"},
-    {"kind": "hallsell", "goods": ["saffron", "rubber"]},
-    {"kind": "place", "space": 0},
-    {"kind": "pass"},
+    {"kind": "act", "verb": "contract", "args": {"good": "carpet", "index": 0}},
+    {"kind": "act", "verb": "contract", "args": {"good": "coffee", "index": 5}},
+    {"kind": "act", "verb": "sell", "args": {"good": "coffee"}},
+    {"kind": "act", "verb": "store", "args": {"good": "saffron"}},
+    {"kind": "act", "verb": "take", "args": {"good": "tea", "source": "hall"}},
+    {"kind": "act", "verb": "convert", "args": {"goods": ["coffee", "tea", "carpet"], "to": "coffee"}},
+    {"kind": "act", "verb": "hallsell", "args": {"goods": ["saffron", "rubber"]}},
+    {"kind": "act", "verb": "place", "args": {"space": 0}},
+    {"kind": "act", "verb": "pass", "args": {}},
 ]
 
 
@@ -239,15 +262,15 @@ BOGUS = [
     ["kind", "place"],
     {},
     {"kind": "teleport"},
-    {"kind": "place"},
-    {"kind": "place", "space": math.nan},
-    {"kind": "place", "space": 10**100},
-    {"kind": "place", "space": -3},
-    {"kind": "place", "space": "1"},
-    {"kind": "place", "space": 1, "extra": "junk"},
-    {"kind": "contract", "good": "gold", "index": 0},
-    {"kind": "convert", "goods": ["coffee"], "to": "tea"},
-    {"kind": "take", "good": "tea", "source": "bag"},
+    {"kind": "act", "verb": "place", "args": {}},
+    {"kind": "act", "verb": "place", "args": {"space": math.nan}},
+    {"kind": "act", "verb": "place", "args": {"space": 10**100}},
+    {"kind": "act", "verb": "place", "args": {"space": -3}},
+    {"kind": "act", "verb": "place", "args": {"space": "1"}},
+    {"kind": "act", "verb": "place", "args": {"space": 1, "extra": "junk"}},
+    {"kind": "act", "verb": "contract", "args": {"good": "gold", "index": 0}},
+    {"kind": "act", "verb": "convert", "args": {"goods": ["coffee"], "to": "tea"}},
+    {"kind": "act", "verb": "take", "args": {"good": "tea", "source": "bag"}},
     {"kind": "lang", "lang": 3},
 ]
 
@@ -268,11 +291,11 @@ def test_seat_board_only_acts_for_its_seat() -> None:
     s = sl.new_game(players=4, seed=7)
     board = Board(s, seat=1)
     assert not board.model["can_act"] and board.model["legal"] == []
-    assert not board.handle_message({"kind": "place", "space": 0})
+    assert not board.handle_message({"kind": "act", "verb": "place", "args": {"space": 0}})
     assert board.state is s and board.error == "Board: this board acts for Blue, but Red is to move."
     board.seat = 0
     assert board.model["can_act"]
-    assert board.handle_message({"kind": "place", "space": 0})
+    assert board.handle_message({"kind": "act", "verb": "place", "args": {"space": 0}})
     with pytest.raises(Exception, match="seat"):
         board.seat = 9
 
@@ -281,7 +304,7 @@ def test_game_over_refuses_clicks() -> None:
     s = drive(sl.new_game(players=2, seed=3), passive)
     board = Board(s)
     assert board.model["phase"] == "over"
-    assert not board.handle_message({"kind": "done"})
+    assert not board.handle_message({"kind": "act", "verb": "done", "args": {}})
     assert board.state is s and "over" in board.error
 
 
@@ -293,12 +316,12 @@ def test_on_action_gets_the_text_and_the_board_waits() -> None:
     board = Board(s)
     got: list[str] = []
     board.on_action(got.append)
-    assert board.handle_message({"kind": "place", "space": 2})
+    assert board.handle_message({"kind": "act", "verb": "place", "args": {"space": 2}})
     assert got == ["place 2"] and board.state is s  # the app decides what happens
-    assert not board.handle_message({"kind": "buy"})
+    assert not board.handle_message({"kind": "act", "verb": "buy", "args": {}})
     assert got == ["place 2"] and board.error  # illegal clicks never reach the callback
     board.state = s.apply(got[0])
     assert board.model["spaces"][2]["workers"] == [0]
     board.on_action(got.append, remove=True)
-    assert board.handle_message({"kind": "place", "space": 2})
+    assert board.handle_message({"kind": "act", "verb": "place", "args": {"space": 2}})
     assert got == ["place 2"] and board.state.last_action == "place 2" and board.state.to_move == 2

@@ -17,9 +17,7 @@ from speicherstadt_lab.ui.app.classroom import LinkProblem, parse_query
 from speicherstadt_lab.ui.app.lab import LabApp
 from speicherstadt_lab.ui.cards import card_kinds
 from speicherstadt_lab.ui.rules import card_rule, rule_sections
-
-GAMES = [("speicherstadt", {}), ("speicherstadt", {"expansion": "kaispeicher"}), ("packet_row", {})]
-
+from tests.support import games
 
 # ---- moves as phrases --------------------------------------------------------------------------------
 
@@ -29,8 +27,8 @@ def test_every_kind_of_move_has_a_phrase() -> None:
     assert set(pr_explain._PHRASES) == set(pr_explain._EXPLAINERS)
 
 
-@pytest.mark.parametrize(("game", "options"), GAMES)
-def test_every_move_of_random_games_reads_as_a_phrase_in_both_languages(game: str, options: dict) -> None:
+def test_every_move_of_random_games_reads_as_a_phrase_in_both_languages(variant: tuple[str, str | None]) -> None:
+    game, options = variant[0], games.options(variant[1])
     seen: set[str] = set()
     for seed in range(4):
         state = sl.new_game(game, players=2 + seed % 3, seed=seed, **options)
@@ -93,10 +91,10 @@ def test_the_rules_are_the_games_own_and_the_current_phase_comes_first() -> None
         rule_sections(pr, "fr")
 
 
-@pytest.mark.parametrize(("game", "options"), GAMES)
-def test_every_card_kind_has_its_rule_in_both_languages(game: str, options: dict) -> None:
-    state = sl.new_game(game, players=3, seed=1, **options)
-    for kind in {c.kind for c in state.cat.cards if getattr(c, "expansion", None) in (None, options.get("expansion"))}:
+def test_every_card_kind_has_its_rule_in_both_languages(fresh_state: sl.GameState,
+                                                        variant: tuple[str, str | None]) -> None:
+    state = fresh_state
+    for kind in {c.kind for c in state.cat.cards if getattr(c, "expansion", None) in (None, variant[1])}:
         en, de = card_rule(state, kind, "en"), card_rule(state, kind, "de")
         assert en.startswith("Rule – ") and de.startswith("Regel – "), kind
 
@@ -170,7 +168,7 @@ def test_a_lesson_opens_by_name(app: LabApp) -> None:
 
     name = lesson_names()[0]
     assert app.open_query(f"lesson={name}&lang=de") == []
-    assert app.tutorial_button.value and f"lesson={app._lesson.id}" in app.share_query()
+    assert app.tutorial_button.value and f"lesson={app.panels.lessons.lesson.id}" in app.share_query()
     (bad,) = app.open_query("lesson=no-such-lesson")
     assert bad.param == "lesson" and "no-such-lesson" in bad.text("en")
 

@@ -9,7 +9,6 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from test_app import tree_items
 
 from speicherstadt_lab.engine.protocol import get_game
 from speicherstadt_lab.records import GameRecord, Node
@@ -17,6 +16,7 @@ from speicherstadt_lab.reviewing import REVIEW_KEY
 from speicherstadt_lab.ui.app import LabApp
 from speicherstadt_lab.ui.app.movelist import COMMENT_MAX, GLYPHS, STEPS, MoveListError, clean_comment, step_of
 from speicherstadt_lab.ui.board import Board
+from tests.support.app import tree_items
 
 
 @pytest.fixture
@@ -33,7 +33,7 @@ def play_plies(app: LabApp, n: int) -> None:
         app.play(str(app.state.legal_actions()[0]))
 
 
-items = tree_items  # every item of the tree view's data, depth first (shared with test_app)
+items = tree_items  # every item of the tree view's data, depth first (tests.support.app)
 
 
 def item_of(app: LabApp, node: Node) -> dict[str, Any]:

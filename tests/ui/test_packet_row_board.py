@@ -11,10 +11,12 @@ import pytest
 
 import speicherstadt_lab as sl
 from speicherstadt_lab.games.packet_row.scenario import rigged
-from speicherstadt_lab.ui.packet_row_board import ASSETS, PacketRowBoard, find_assets
-from speicherstadt_lab.ui.packet_row_model import KINDS, ClickError, board_model, click_to_action, highlight
+from speicherstadt_lab.ui.clicks import act_message
+from speicherstadt_lab.ui.packet_row_board import ASSETS, CSS_PARTS, PARTS, PacketRowBoard, find_assets
+from speicherstadt_lab.ui.packet_row_model import ClickError, board_model, click_to_action, highlight
+from speicherstadt_lab.ui.widget_base import assemble
+from tests.support.paths import REPO
 
-REPO = Path(__file__).resolve().parent.parent
 START = re.compile(r"start_[a-z]+_[a-z]+")
 
 
@@ -70,9 +72,11 @@ def test_assets_resolve_and_are_not_empty(tmp_path: Path) -> None:
     js = (ASSETS / "packet_row.js").read_text(encoding="utf-8")
     css = (ASSETS / "packet_row.css").read_text(encoding="utf-8")
     assert "export default" in js and ".prb-board" in css
-    assert not re.search(r"""(import\s.*from\s+["']https?:|@import|url\(\s*["']?https?:)""", js + css)
     board = PacketRowBoard()
-    assert board._esm == js and board._css == css
+    assert board._esm == assemble(ASSETS, PARTS) and board._esm.rstrip().endswith(js.rstrip())
+    assert board._css == assemble(ASSETS, CSS_PARTS) and board._css.rstrip().endswith(css.rstrip())
+    assert board._esm.count("export default") == 1 and "function el(" in board._esm  # the shared helpers, once
+    assert not re.search(r"""(import\s.*from\s+["']https?:|@import|url\(\s*["']?https?:)""", board._esm + board._css)
     wheel, repo = tmp_path / "w", tmp_path / "r"
     for d in (wheel, repo):
         d.mkdir()
@@ -85,12 +89,14 @@ def test_assets_resolve_and_are_not_empty(tmp_path: Path) -> None:
         find_assets(wheel)
 
 
-def test_javascript_sends_every_kind_python_accepts() -> None:
-    js = (ASSETS / "packet_row.js").read_text(encoding="utf-8")
-    literal = set(re.findall(r'kind: "(\w+)"', js))
-    buttons = {"decline", "pass", "done"}  # sent as {kind: bt.kind} from the model's buttons
-    assert "kind: bt.kind" in js
-    assert literal | buttons == {*KINDS, "lang"}  # the keys ← → Home End are the move list's (widgets/tree.js)
+def test_javascript_sends_only_the_models_messages() -> None:
+    js = re.sub(r"//[^\n]*|/\*.*?\*/", "", PacketRowBoard._esm, flags=re.S)  # the code, not its comments
+    # an action is the model's own message ({kind: "act", verb, args}: its entry in model.actions, found by the
+    # notation the model names for the target, or a fulfilment's msg); the page spells no click and no verb
+    assert set(re.findall(r'kind: "(\w+)"', js)) == {"lang"}
+    assert "send(entry.msg)" in js and "c.send(o.msg)" in js and "verb:" not in js
+    names = re.findall(r"^(?:function|const|let|class)\s+(\w+)", js, re.M)
+    assert len(names) == len(set(names))  # the parts share one module scope: each name once
 
 
 def test_model_module_needs_no_widget_library() -> None:
@@ -139,13 +145,13 @@ def test_players_take_and_decline() -> None:
     # the click takes the card; the pawn lies on the slot, and the log and highlight show it
     board = PacketRowBoard(s)
     k = int(legal_slots[0].split()[-1])
-    assert board.handle_message({"kind": "take", "board": "market", "supply": "current", "slot": k})
+    assert board.handle_message(act_message("take", {"board": "market", "supply": "current", "slot": k}))
     m2 = board.model
     assert slot(m2, "market")[k]["card"] is None and slot(m2, "market")[k]["pawn"] == 1
     assert not m2["seats"][1]["holds_pawn"] and m2["seats"][2]["holds_pawn"]
     assert board.highlight["slots"] == [["market", "current", k]] and board.highlight["actor"] == 1
     assert m2["log"][0]["action"] == legal_slots[0] and m2["log"][0]["actor"] == 1
-    assert board.handle_message({"kind": "decline"})
+    assert board.handle_message({"kind": "act", "verb": "decline", "args": {}})
     assert board.state.last_action == "decline"
 
 
@@ -155,7 +161,7 @@ def test_assistant_opens_the_future_supply() -> None:
     future = [x for x in slot(m, "market", "future") if x["legal"]]
     assert future and all("future" in x["action"] for x in future)
     board = PacketRowBoard(s)
-    assert board.handle_message({"kind": "take", "board": "market", "supply": "future", "slot": future[0]["index"]})
+    assert board.handle_message(act_message("take", board="market", supply="future", slot=future[0]["index"]))
     assert "assistant" not in board.state.player(1).hand
 
 
@@ -192,14 +198,14 @@ def test_fulfilment_options_and_click() -> None:
     assert "captain" in o["hand"] and "merchant" in o["hand"]
     board = PacketRowBoard(s)
     before = board.state.money[0]
-    assert board.handle_message({"kind": "fulfil", "contracts": o["contracts"], "ships": o["ships"],
-                                 "goods": o["goods"]}), board.error
+    assert board.handle_message(act_message("fulfil", contracts=o["contracts"], ships=o["ships"], goods=o["goods"])), \
+        board.error
     assert board.state.last_action == o["action"]
     assert board.state.money[0] == before + o["pays"]
     assert board.model["log"][0]["texts"][-1].startswith("Red fulfils")
     # a combination the engine refuses is explained (and nothing changes)
     board = PacketRowBoard(s)
-    bad = {"kind": "fulfil", "contracts": ["cotton_nl"], "ships": [{"dest": "nl"}], "goods": [{"card": "fur2"}]}
+    bad = act_message("fulfil", {"contracts": ["cotton_nl"], "ships": [{"dest": "nl"}], "goods": [{"card": "fur2"}]})
     assert not board.handle_message(bad)
     assert board.error.startswith("Contracts:") and board.state is s
     board.lang = "de"
@@ -208,9 +214,9 @@ def test_fulfilment_options_and_click() -> None:
 
 def test_cash_click() -> None:
     board = PacketRowBoard(fulfil_state())
-    assert board.handle_message({"kind": "cash", "value": 5})
+    assert board.handle_message({"kind": "act", "verb": "cash", "args": {"value": 5}})
     assert board.state.last_action == "cash 5" and board.state.money[0] == 30
-    assert not board.handle_message({"kind": "cash", "value": 7})
+    assert not board.handle_message({"kind": "act", "verb": "cash", "args": {"value": 7}})
     assert "no money card of $7" in board.error
 
 
@@ -225,7 +231,7 @@ def test_final_phase() -> None:
     assert all("score" in seat for seat in m["seats"])
     assert not any(seat["holds_pawn"] for seat in m["seats"])
     board = PacketRowBoard(s)
-    assert board.handle_message({"kind": "done"})
+    assert board.handle_message({"kind": "act", "verb": "done", "args": {}})
     assert board.state.last_action == "done"
 
 
@@ -239,7 +245,7 @@ def test_game_over() -> None:
     assert all(not seat["hand_hidden"] for seat in m["seats"])
     assert [seat["winner"] for seat in m["seats"]] == [i in s.winners() for i in range(3)]
     board = PacketRowBoard(s)
-    assert not board.handle_message({"kind": "pass"})
+    assert not board.handle_message({"kind": "act", "verb": "pass", "args": {}})
     assert "game is over" in board.error
 
 
@@ -281,10 +287,10 @@ def test_a_fixed_seat_sees_its_own_hand_and_acts_only_on_its_turn() -> None:
     assert m["prompt"] == "Blue is to move."
     assert m["seats"][2]["hand"] is not None and m["seats"][1]["hand"] is None
     board = PacketRowBoard(s, seat=2)
-    assert not board.handle_message({"kind": "decline"})
+    assert not board.handle_message({"kind": "act", "verb": "decline", "args": {}})
     assert board.error == "Board: this board acts for Green, but Blue is to move." and board.state is s
     board.seat = 1
-    assert board.model["can_act"] and board.handle_message({"kind": "decline"})
+    assert board.model["can_act"] and board.handle_message({"kind": "act", "verb": "decline", "args": {}})
     with pytest.raises(Exception, match="seat must be"):
         board.seat = 4
     with pytest.raises(ValueError, match="seat must be"):
@@ -295,20 +301,20 @@ def test_a_fixed_seat_sees_its_own_hand_and_acts_only_on_its_turn() -> None:
 
 
 VALID = [
-    ({"kind": "choose", "board": "docks"}, "choose docks"),
-    ({"kind": "take", "board": "bank", "supply": "current", "slot": 2}, "take bank 2"),
-    ({"kind": "take", "board": "guild", "supply": "future", "slot": 1.0}, "take guild future 1"),
-    ({"kind": "decline"}, "decline"),
-    ({"kind": "pass"}, "pass"),
-    ({"kind": "done"}, "done"),
-    ({"kind": "cash", "value": 4}, "cash 4"),
-    ({"kind": "fulfil", "contracts": ["cotton_nl", "start_cotton_nl"], "ships": [{"dest": "es", "captain": "nl"}],
-      "goods": [{"card": "fur2", "merchant": "cotton"}, {"card": "gold1", "merchant": None}]},
+    ({"kind": "act", "verb": "choose", "args": {"board": "docks"}}, "choose docks"),
+    ({"kind": "act", "verb": "take", "args": {"board": "bank", "supply": "current", "slot": 2}}, "take bank 2"),
+    (act_message("take", {"board": "guild", "supply": "future", "slot": 1.0}), "take guild future 1"),
+    ({"kind": "act", "verb": "decline", "args": {}}, "decline"),
+    ({"kind": "act", "verb": "pass", "args": {}}, "pass"),
+    ({"kind": "act", "verb": "done", "args": {}}, "done"),
+    ({"kind": "act", "verb": "cash", "args": {"value": 4}}, "cash 4"),
+    (act_message("fulfil", contracts=["cotton_nl", "start_cotton_nl"], ships=[{"dest": "es", "captain": "nl"}],
+                 goods=[{"card": "fur2", "merchant": "cotton"}, {"card": "gold1", "merchant": None}]),
      "fulfil cotton_nl start_cotton_nl ship es captain nl goods gold1 fur2 merchant cotton"),  # canonical order
 ]
 
 
-@pytest.mark.parametrize(("msg", "text"), VALID, ids=[m["kind"] + str(i) for i, (m, _) in enumerate(VALID)])
+@pytest.mark.parametrize(("msg", "text"), VALID, ids=[m["verb"] + str(i) for i, (m, _) in enumerate(VALID)])
 def test_valid_clicks_become_notation(msg: dict, text: str) -> None:
     assert click_to_action(new(), msg) == text
 
@@ -316,43 +322,49 @@ def test_valid_clicks_become_notation(msg: dict, text: str) -> None:
 INVALID = [
     ("not a dict", "not_object", None),
     ({"board": "docks"}, "kind", None),
-    ({"kind": "buy"}, "kind", None),
-    ({"kind": "choose"}, "missing", "board"),
-    ({"kind": "choose", "board": "docks", "slot": 1}, "extra", "slot"),
-    ({"kind": "choose", "board": "harbour"}, "choice", "board"),
-    ({"kind": "choose", "board": 1}, "choice", "board"),
-    ({"kind": "take", "board": "bank", "supply": "past", "slot": 0}, "choice", "supply"),
-    ({"kind": "take", "board": "bank", "supply": "current", "slot": -1}, "int", "slot"),
-    ({"kind": "take", "board": "bank", "supply": "current", "slot": True}, "int", "slot"),
-    ({"kind": "take", "board": "bank", "supply": "current", "slot": 1.5}, "int", "slot"),
-    ({"kind": "take", "board": "bank", "supply": "current", "slot": "0"}, "int", "slot"),
-    ({"kind": "take", "board": "bank", "supply": "current", "slot": 1000}, "int", "slot"),
-    ({"kind": "take", "board": "bank", "supply": "current", "slot": float("nan")}, "int", "slot"),
-    ({"kind": "decline", "seat": 1}, "extra", "seat"),
-    ({"kind": "pass", "x": 1}, "extra", "x"),
-    ({"kind": "done", "now": True}, "extra", "now"),
-    ({"kind": "cash", "value": "5"}, "int", "value"),
-    ({"kind": "cash"}, "missing", "value"),
-    ({"kind": "fulfil", "contracts": "cotton_nl", "ships": [], "goods": []}, "list", "contracts"),
-    ({"kind": "fulfil", "contracts": [], "ships": [{"dest": "nl"}], "goods": [{"card": "cotton3"}]}, "empty",
+    ({"kind": "act", "verb": "buy", "args": {}}, "verb", "verb"),  # a verb of the other game
+    ({"kind": "choose", "board": "docks"}, "kind", None),  # the flat shape of before: no action message
+    ({"kind": "act", "verb": "choose"}, "missing", "args"),
+    ({"kind": "act", "verb": "choose", "args": ["docks"]}, "args", "args"),
+    ({"kind": "act", "verb": "choose", "args": {"board": "docks"}, "seat": 1}, "extra", "seat"),
+    ({"kind": "act", "verb": "choose", "args": {}}, "missing", "board"),
+    ({"kind": "act", "verb": "choose", "args": {"board": "docks", "slot": 1}}, "extra", "slot"),
+    ({"kind": "act", "verb": "choose", "args": {"board": "harbour"}}, "choice", "board"),
+    ({"kind": "act", "verb": "choose", "args": {"board": 1}}, "choice", "board"),
+    ({"kind": "act", "verb": "take", "args": {"board": "bank", "supply": "past", "slot": 0}}, "choice", "supply"),
+    ({"kind": "act", "verb": "take", "args": {"board": "bank", "supply": "current", "slot": -1}}, "int", "slot"),
+    ({"kind": "act", "verb": "take", "args": {"board": "bank", "supply": "current", "slot": True}}, "int", "slot"),
+    ({"kind": "act", "verb": "take", "args": {"board": "bank", "supply": "current", "slot": 1.5}}, "int", "slot"),
+    ({"kind": "act", "verb": "take", "args": {"board": "bank", "supply": "current", "slot": "0"}}, "int", "slot"),
+    ({"kind": "act", "verb": "take", "args": {"board": "bank", "supply": "current", "slot": 1000}}, "int", "slot"),
+    (act_message("take", {"board": "bank", "supply": "current", "slot": float("nan")}), "int", "slot"),
+    ({"kind": "act", "verb": "decline", "args": {"seat": 1}}, "extra", "seat"),
+    ({"kind": "act", "verb": "pass", "args": {"x": 1}}, "extra", "x"),
+    ({"kind": "act", "verb": "done", "args": {"now": True}}, "extra", "now"),
+    ({"kind": "act", "verb": "cash", "args": {"value": "5"}}, "int", "value"),
+    ({"kind": "act", "verb": "cash", "args": {}}, "missing", "value"),
+    (act_message("fulfil", {"contracts": "cotton_nl", "ships": [], "goods": []}), "list", "contracts"),
+    (act_message("fulfil", {"contracts": [], "ships": [{"dest": "nl"}], "goods": [{"card": "cotton3"}]}), "empty",
      "contracts"),
-    ({"kind": "fulfil", "contracts": ["cotton3"], "ships": [{"dest": "nl"}], "goods": [{"card": "cotton3"}]}, "card",
+    (act_message("fulfil", contracts=["cotton3"], ships=[{"dest": "nl"}], goods=[{"card": "cotton3"}]), "card",
      "contracts[0]"),
-    ({"kind": "fulfil", "contracts": ["cotton_nl"], "ships": ["nl"], "goods": [{"card": "cotton3"}]}, "object",
+    (act_message("fulfil", {"contracts": ["cotton_nl"], "ships": ["nl"], "goods": [{"card": "cotton3"}]}), "object",
      "ships[0]"),
-    ({"kind": "fulfil", "contracts": ["cotton_nl"], "ships": [{"dest": "us"}], "goods": [{"card": "cotton3"}]},
+    (act_message("fulfil", {"contracts": ["cotton_nl"], "ships": [{"dest": "us"}], "goods": [{"card": "cotton3"}]}),
      "choice", "ships[0].dest"),
-    ({"kind": "fulfil", "contracts": ["cotton_nl"], "ships": [{"dest": "es", "captain": "xx"}],
-      "goods": [{"card": "cotton3"}]}, "choice", "ships[0].captain"),
-    ({"kind": "fulfil", "contracts": ["cotton_nl"], "ships": [{"to": "es"}], "goods": [{"card": "cotton3"}]},
+    (act_message("fulfil", contracts=["cotton_nl"], ships=[{"dest": "es", "captain": "xx"}],
+                 goods=[{"card": "cotton3"}]),
+     "choice", "ships[0].captain"),
+    (act_message("fulfil", {"contracts": ["cotton_nl"], "ships": [{"to": "es"}], "goods": [{"card": "cotton3"}]}),
      "missing", "dest"),
-    ({"kind": "fulfil", "contracts": ["cotton_nl"], "ships": [{"dest": "nl", "crew": 3}],
-      "goods": [{"card": "cotton3"}]}, "extra", "crew"),
-    ({"kind": "fulfil", "contracts": ["cotton_nl"], "ships": [{"dest": "nl"}], "goods": [{"card": "ship_nl"}]},
+    (act_message("fulfil", contracts=["cotton_nl"], ships=[{"dest": "nl", "crew": 3}], goods=[{"card": "cotton3"}]),
+     "extra", "crew"),
+    (act_message("fulfil", {"contracts": ["cotton_nl"], "ships": [{"dest": "nl"}], "goods": [{"card": "ship_nl"}]}),
      "card", "goods[0].card"),
-    ({"kind": "fulfil", "contracts": ["cotton_nl"], "ships": [{"dest": "nl"}],
-      "goods": [{"card": "fur2", "merchant": "silk"}]}, "choice", "goods[0].merchant"),
-    ({"kind": "fulfil", "contracts": ["cotton_nl"] * 13, "ships": [{"dest": "nl"}], "goods": [{"card": "fur2"}]},
+    (act_message("fulfil", contracts=["cotton_nl"], ships=[{"dest": "nl"}],
+                 goods=[{"card": "fur2", "merchant": "silk"}]),
+     "choice", "goods[0].merchant"),
+    (act_message("fulfil", {"contracts": ["cotton_nl"] * 13, "ships": [{"dest": "nl"}], "goods": [{"card": "fur2"}]}),
      "list", "contracts"),
 ]
 
@@ -375,20 +387,20 @@ def test_bogus_clicks_are_refused_naming_the_field(msg: object, key: str, field:
 def test_well_formed_but_illegal_clicks_show_the_engines_reason() -> None:
     s = new()  # the harbour master chooses
     board = PacketRowBoard(s)
-    cases = [({"kind": "take", "board": "bank", "supply": "current", "slot": 0}, "Round: 'take' is not possible"),
-             ({"kind": "decline"}, "Round: 'decline' is not possible"),
-             ({"kind": "cash", "value": 3}, "Money cards: you hold no money card of $3.")]
+    cases = [(act_message("take", {"board": "bank", "supply": "current", "slot": 0}), "Round: 'take' is not possible"),
+             ({"kind": "act", "verb": "decline", "args": {}}, "Round: 'decline' is not possible"),
+             ({"kind": "act", "verb": "cash", "args": {"value": 3}}, "Money cards: you hold no money card of $3.")]
     for msg, start in cases:
         assert not board.handle_message(msg)
         assert board.error.startswith(start) and board.state is s
     s = s.apply("choose market")
     board = PacketRowBoard(s)
-    assert not board.handle_message({"kind": "take", "board": "market", "supply": "future", "slot": 0})
+    assert not board.handle_message(act_message("take", {"board": "market", "supply": "future", "slot": 0}))
     assert board.error.startswith("Taking cards: a card of the future supply needs an assistant")
-    assert not board.handle_message({"kind": "take", "board": "docks", "supply": "current", "slot": 0})
+    assert not board.handle_message(act_message("take", {"board": "docks", "supply": "current", "slot": 0}))
     board.lang = "de"
     assert board.error.startswith("Karten nehmen: die Karte muss vom Spielplan Markt kommen")
-    assert board.handle_message({"kind": "decline"}) and board.error == ""
+    assert board.handle_message({"kind": "act", "verb": "decline", "args": {}}) and board.error == ""
 
 
 def test_callbacks_get_the_notation_and_the_board_waits() -> None:
@@ -396,16 +408,16 @@ def test_callbacks_get_the_notation_and_the_board_waits() -> None:
     board = PacketRowBoard(s)
     got: list[str] = []
     board.on_action(got.append)
-    assert board.handle_message({"kind": "choose", "board": "docks"})
+    assert board.handle_message({"kind": "act", "verb": "choose", "args": {"board": "docks"}})
     assert got == ["choose docks"] and board.state is s
-    assert not board.handle_message({"kind": "pass"}) and got == ["choose docks"]
+    assert not board.handle_message({"kind": "act", "verb": "pass", "args": {}}) and got == ["choose docks"]
     board.on_action(got.append, remove=True)
-    assert board.handle_message({"kind": "choose", "board": "docks"}) and board.state.last_action == "choose docks"
+    assert board.handle_message(act_message("choose", {"board": "docks"})) and board.state.last_action == "choose docks"
 
 
 def test_messages_from_the_front_end_go_through_the_same_handler() -> None:
     board = PacketRowBoard(new())
-    board._on_msg(board, {"kind": "choose", "board": "bank"}, [])
+    board._on_msg(board, {"kind": "act", "verb": "choose", "args": {"board": "bank"}}, [])
     assert board.state.last_action == "choose bank"
 
 

@@ -8,33 +8,9 @@ import math
 import pytest
 
 import speicherstadt_lab as sl
-from speicherstadt_lab.bots import make_bot
 from speicherstadt_lab.ui.app import LabApp
 from speicherstadt_lab.ui.app.whatif_panel import rearrange_args, sequence_parts
-
-
-def finished_app(seed: int = 4, seats: str = "human") -> tuple[LabApp, sl.GameRecord]:
-    record = sl.record_game(sl.new_game(players=3, seed=seed), [make_bot("greedy", seed=i) for i in range(3)])
-    app = LabApp(players=3, seed=seed, seats=[seats] * 3, threaded=False, chart_delay=0)
-    assert app.load_json(record.to_json())
-    return app, app.record
-
-
-def round_start_with_a_fire(record: sl.GameRecord) -> tuple[sl.Node, str]:
-    """The last round start whose current season still holds a fire below the top card, and that fire."""
-    found = None
-    for node in record.mainline():
-        if node.parent is None or node.state.round == node.parent.state.round:
-            continue
-        pile = node.state.hidden_parts()["pile"]
-        if not pile:
-            continue
-        fires = [c for k, (c, se) in enumerate(pile)
-                 if k > 0 and se == pile[0][1] and node.state.cat.by_id[c].kind == "fire"]
-        if fires:
-            found = (node, fires[0])
-    assert found is not None
-    return found
+from tests.support.app import finished_app, round_start_with_a_fire
 
 
 def test_closed_in_play_open_once_the_game_is_over() -> None:
@@ -57,7 +33,7 @@ def test_a_chance_variation_brings_a_fire_forward_and_both_lines_compare() -> No
     before = len(record.nodes())
     assert app.make_chance_variation(pile=["no_such_card"]) is None
     assert "pile[0]" in app.whatif_msg.value and len(record.nodes()) == before and app.node is node
-    _label, tags = app._whatif_tags["pile"]
+    _label, tags = app.panels.whatif.tags["pile"]
     assert fire in tags.allowed_tags
     tags.value = [fire]
     app.whatif_make.click()

@@ -12,7 +12,10 @@ import json
 from collections import Counter
 
 import pytest
-from kai_scenario import (
+
+import speicherstadt_lab as sl
+from speicherstadt_lab.games.speicherstadt import check_invariants
+from tests.support.kai_scenario import (
     CAT,
     GOODS,
     KAI,
@@ -37,9 +40,6 @@ from kai_scenario import (
     stock,
     texts,
 )
-
-import speicherstadt_lab as sl
-from speicherstadt_lab.games.speicherstadt import check_invariants
 
 REMOVED = {
     2: ["port", "fireman_d3", "mayor", "truck"],

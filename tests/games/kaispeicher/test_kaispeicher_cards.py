@@ -6,7 +6,10 @@ Tour, Deichtorhallen, Accountant, Harbour Master, Savings Bank, Thief, Auction H
 from __future__ import annotations
 
 import pytest
-from kai_scenario import (
+
+import speicherstadt_lab as sl
+from speicherstadt_lab.games.speicherstadt import check_invariants
+from tests.support.kai_scenario import (
     CAT,
     KAI,
     card,
@@ -23,9 +26,6 @@ from kai_scenario import (
     stock,
     texts,
 )
-
-import speicherstadt_lab as sl
-from speicherstadt_lab.games.speicherstadt import check_invariants
 
 # ---- delivery buildings ----------------------------------------------------------------------------------------
 

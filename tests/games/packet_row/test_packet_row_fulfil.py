@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 import speicherstadt_lab as sl
 from speicherstadt_lab.games.packet_row import check_invariants
 from speicherstadt_lab.games.packet_row.scenario import rigged, stacked_decks
+from tests.support.positions import blue_with_open_fur_and_spain
 
 CAT = sl.new_game("packet_row", players=4, seed=0).cat
 GOODS = [g.id for g in CAT.goods]
@@ -191,19 +192,6 @@ def test_fulfilling_is_possible_at_every_decision_and_at_the_end() -> None:
         s = s.apply("decline")
     assert "fulfil grain_gb ship gb goods grain1 grain3" in fulfils(s)
     assert s.apply("fulfil grain_gb ship gb goods grain1 grain3").to_move == 0  # still the same decision
-
-
-def blue_with_open_fur_and_spain(contract: str = "start_fur_es", *, money: int = 0, players: int = 3,
-                                  market: tuple[str, ...] = ("grain1", "market_university", "market_library"),
-                                  box: str | None = None):
-    """Blue (seat 1) with ``money``, a fur 3 card and a ship to Spain lying open, and the secret starting contract
-    ``contract`` (``box``: a starting contract put last, into the box); Red has just to choose the Market."""
-    first = [contract] + ([box] if box else [])
-    rest = [c.id for c in CAT.start_contracts if c.id not in first]
-    order = [rest[0], contract, *rest[1:], *([box] if box else [])]
-    decks = stacked_decks({"market": list(market)}, bottom=["fur3", "ship_es"])
-    s = sl.new_game("packet_row", players=players, decks=decks, start_contracts=order)
-    return rigged(s, 1, hand=["fur3"], ships=["ship_es"], money=money)
 
 
 def test_a_seat_that_could_pay_after_fulfilling_its_starting_contract_is_asked_fulfils_and_pays() -> None:

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
 import speicherstadt_lab as sl
 from speicherstadt_lab.engine.i18n import messages
 from speicherstadt_lab.games.packet_row.scenario import rigged, stacked_decks
+from tests.support.paths import REPO
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = REPO
 PACKAGE = ROOT / "speicherstadt_lab" / "games" / "packet_row"
 
 

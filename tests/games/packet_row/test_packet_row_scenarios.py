@@ -10,8 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from scenario_fields import random_positions, refused, tampered_refused
-from scenario_fields import set_field as _set
 
 import speicherstadt_lab as sl
 from speicherstadt_lab.bots import make_bot
@@ -28,6 +26,9 @@ from speicherstadt_lab.scenarios import (
     shipped_scenario,
     shipped_scenarios,
 )
+from tests.support.paths import REPO
+from tests.support.scenario_fields import random_positions, refused, tampered_refused
+from tests.support.scenario_fields import set_field as _set
 
 SHIPPED = ("packet-row-captain", "packet-row-harbour-master", "packet-row-last-round", "packet-row-assistant")
 
@@ -440,7 +441,7 @@ def test_the_shipped_examples_load_are_legal_and_teach_what_they_say() -> None:
 
 
 def test_the_documented_example_is_a_shipped_scenario() -> None:
-    doc = (Path(__file__).parents[1] / "docs" / "record-format.md").read_text(encoding="utf-8")
+    doc = (REPO / "docs" / "record-format.md").read_text(encoding="utf-8")
     section = doc.split("### Packet Row", 1)[1]
     data = json.loads(section.split("```json", 1)[1].split("```", 1)[0])
     assert data == shipped_scenario("packet-row-captain")  # it ships, for a teacher to copy

@@ -7,10 +7,10 @@ from importlib import resources
 from pathlib import Path
 
 import pytest
-from scenario import Collector, drive, events_of, places, play, red_buys_three, stack_deck
 
 import speicherstadt_lab as sl
 from speicherstadt_lab.games.speicherstadt import check_invariants
+from tests.support.scenario import Collector, drive, events_of, places, play, red_buys_three, stack_deck
 
 DEFAULT_TEXT = resources.files("speicherstadt_lab.data").joinpath("speicherstadt.toml").read_text(encoding="utf-8")
 

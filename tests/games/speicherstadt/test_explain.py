@@ -5,13 +5,13 @@ from __future__ import annotations
 import re
 
 import pytest
-from kai_scenario import drive, kai_game, passive, red_loading, rigged
-from scenario import play, stack_bag, stack_deck
 
 import speicherstadt_lab as sl
 from speicherstadt_lab.engine.i18n import messages
 from speicherstadt_lab.games.speicherstadt.explain import explain_actions
 from speicherstadt_lab.games.speicherstadt.state import hooks_for
+from tests.support.kai_scenario import drive, kai_game, passive, red_loading, rigged
+from tests.support.scenario import play, stack_bag, stack_deck
 
 LEFTOVER = re.compile(r"[{}|]")
 

@@ -9,7 +9,11 @@ from collections.abc import Callable
 from importlib import resources
 
 import pytest
-from scenario import (
+
+import speicherstadt_lab as sl
+from speicherstadt_lab.engine.i18n import messages
+from speicherstadt_lab.games.speicherstadt import check_invariants
+from tests.support.scenario import (
     GOODS,
     SEATS_DE,
     SEATS_EN,
@@ -23,10 +27,6 @@ from scenario import (
     refusal,
     stack_deck,
 )
-
-import speicherstadt_lab as sl
-from speicherstadt_lab.engine.i18n import messages
-from speicherstadt_lab.games.speicherstadt import check_invariants
 
 
 def demand() -> sl.GameState:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from scenario import event_keys, events_of, passive, places, play, stack_bag, stack_deck
 
 import speicherstadt_lab as sl
+from tests.support.scenario import event_keys, events_of, passive, places, play, stack_bag, stack_deck
 
 # With stack_deck the rest of the pile follows the catalogue, so round 1 offers the five merchants (4 players).
 MERCHANTS = ("coffee_roaster", "tea_taster", "spice_trader", "carpet_trader", "vulcanizer")

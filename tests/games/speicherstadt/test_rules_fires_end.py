@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from scenario import (
+
+import speicherstadt_lab as sl
+from tests.support.scenario import (
     Collector,
     card,
     drive,
@@ -18,8 +20,6 @@ from scenario import (
     stack_bag,
     stack_deck,
 )
-
-import speicherstadt_lab as sl
 
 STRENGTH = {f"fire_{k}": card(f"fire_{k}").strength for k in (1, 2, 3, 4)}
 ROUNDS = {2: 16, 3: 12, 4: 10, 5: 8}

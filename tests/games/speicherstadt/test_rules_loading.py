@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from scenario import (
+
+import speicherstadt_lab as sl
+from tests.support.scenario import (
     Collector,
     drive,
     event_keys,
@@ -15,8 +17,6 @@ from scenario import (
     stack_bag,
     stack_deck,
 )
-
-import speicherstadt_lab as sl
 
 STOCK0 = {"coffee": 0, "tea": 0, "saffron": 0, "rubber": 0, "carpet": 0}
 

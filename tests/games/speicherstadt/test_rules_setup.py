@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from scenario import CAT, GOODS, card, cards_in_play, event_keys, events_of, stack_bag, stack_deck
 
 import speicherstadt_lab as sl
+from tests.support.scenario import CAT, GOODS, card, cards_in_play, event_keys, events_of, stack_bag, stack_deck
 
 REMOVED = {2: ["port", "fireman_d3"], 3: ["boatsmen_church", "fireman_d3"], 4: [], 5: ["boatsmen_church", "fireman_d3"]}
 SEASON_SIZES = {"A": 12, "B": 13, "C": 13, "D": 15, "E": 1}

@@ -8,8 +8,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from scenario_fields import random_positions, refused, tampered_refused
-from scenario_fields import set_field as _set
 
 import speicherstadt_lab as sl
 from speicherstadt_lab.bots import make_bot
@@ -26,6 +24,9 @@ from speicherstadt_lab.scenarios import (
     shipped_scenarios,
 )
 from speicherstadt_lab.ui import tutorial
+from tests.support.paths import REPO
+from tests.support.scenario_fields import random_positions, refused, tampered_refused
+from tests.support.scenario_fields import set_field as _set
 
 OFFER = {2: 3, 3: 4, 4: 5, 5: 6}
 
@@ -388,7 +389,7 @@ def test_every_shipped_scenario_loads_is_legal_and_is_laid_out_for_people() -> N
     folder = Path(sl.__file__).parent / "data" / "scenarios"
     for name in names:
         data = shipped_scenario(name)
-        state = sl.new_game(scenario=data)  # the game the scenario names (tests/test_packet_row_scenarios.py)
+        state = sl.new_game(scenario=data)  # the game the scenario names (and test_packet_row_scenarios.py)
         if data["game"] == "speicherstadt":
             legal(state)
         assert sl.load_state(state.to_json()) == state  # the game's invariants hold
@@ -434,7 +435,7 @@ def test_build_returns_the_whole_start_order_that_recreates_it() -> None:
 
 
 def test_the_documented_example_is_a_legal_scenario() -> None:
-    doc = (Path(__file__).parents[1] / "docs" / "record-format.md").read_text(encoding="utf-8")
+    doc = (REPO / "docs" / "record-format.md").read_text(encoding="utf-8")
     section = doc.split("## Scenarios", 1)[1]
     data = json.loads(section.split("```json", 1)[1].split("```", 1)[0])
     assert data == shipped_scenario("example-coffee-or-fire")  # it ships, for a teacher to copy

@@ -1,0 +1,2 @@
+"""Analysis and teaching: evaluation, chance lines, the value model and its intervals, review, hints,
+simulation, puzzles, lessons."""

@@ -1,0 +1,1 @@
+"""The bots (random, greedy, MCTS) in both games."""

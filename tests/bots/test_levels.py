@@ -1,0 +1,206 @@
+"""Opponent levels: ``make_bot("level:N")`` plays every variant, a bad level names its field, the ladder files hold
+their format field by field and rise with the level, and a tiny ladder run writes a well-formed table."""
+
+from __future__ import annotations
+
+import copy
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+import speicherstadt_lab as sl
+from speicherstadt_lab.bots import bot_names, make_bot
+from speicherstadt_lab.bots.levels import (
+    LEVELS,
+    LadderError,
+    check_ladder,
+    get_level,
+    level_label,
+    level_names,
+    level_options,
+    load_ladder,
+)
+from speicherstadt_lab.engine.i18n import LANGS
+
+ROOT = Path(__file__).resolve().parents[2]
+VARIANTS = [("speicherstadt", None), ("speicherstadt", "kaispeicher"), ("packet_row", None)]
+SHIPPED = sorted((ROOT / "speicherstadt_lab" / "data" / "ladder").glob("*.json"))
+
+
+def _position(game: str, expansion: str | None):
+    """A position a few decisions into a 3-player game (not only the first decision)."""
+    state = sl.new_game(game, players=3, seed=11, **({"expansion": expansion} if expansion else {}))
+    bot = make_bot("greedy", seed=0)
+    for _ in range(7):
+        state = state.apply(bot.choose(state.observe(state.to_move)))
+    return state
+
+
+@pytest.mark.parametrize(("game", "expansion"), VARIANTS, ids=["base", "kaispeicher", "packet_row"])
+def test_every_level_plays_a_legal_move_in_every_variant(game: str, expansion: str | None) -> None:
+    state = _position(game, expansion)
+    before = state.to_json()
+    for spec in level_names():
+        action = make_bot(spec, seed=5).choose(state.observe(state.to_move))
+        assert action in state.legal_actions(), (spec, str(action))
+    assert state.to_json() == before  # choosing changes nothing
+
+
+def test_a_level_is_its_declared_bot() -> None:
+    assert [lv.number for lv in LEVELS] == list(range(1, len(LEVELS) + 1))
+    assert 5 <= len(LEVELS) <= 8
+    for lv in LEVELS:
+        assert make_bot(f"level:{lv.number}", seed=3).params() == make_bot(lv.spec, seed=3).params()
+    assert make_bot("level:1", seed=3).params()["epsilon"] == 0.5
+    assert make_bot("LEVEL: 6", seed=0).params()["value"] == "model"
+    assert "level" in bot_names()
+
+
+@pytest.mark.parametrize("spec", ["level:0", "level:7", "level:-1", "level:x", "level:1.5", "level", "level:level=9"])
+def test_an_unknown_level_is_refused_naming_the_field(spec: str) -> None:
+    with pytest.raises(ValueError, match=r"^level: ") as err:
+        make_bot(spec)
+    assert "1 to 6" in str(err.value)
+
+
+def test_a_level_takes_no_other_settings() -> None:
+    with pytest.raises(ValueError, match=r"level: a level takes no other parameters \(got iterations\)"):
+        make_bot("level:5,iterations=3")
+    with pytest.raises(ValueError, match="key=value"):
+        make_bot("mcts:5")  # only a level may be written by its value alone
+
+
+def test_every_level_has_a_name_and_a_line_in_both_languages() -> None:
+    for lv in LEVELS:
+        for lang in LANGS:
+            assert lv.name(lang) and lv.description(lang).endswith(".")
+    assert level_label(3, "de") == f"Stufe 3 · {get_level(3).name('de')}"
+    options = level_options("en")
+    assert [spec for _, spec, _ in options] == level_names()
+
+
+# -- the ladder files --------------------------------------------------------------------------------------------------
+
+def test_the_shipped_ladders_fit_the_levels() -> None:
+    assert SHIPPED, "no ladder file shipped"
+    for path in SHIPPED:
+        data = check_ladder(json.loads(path.read_text(encoding="utf-8")))
+        assert path.stem == (data["game"] if not data["expansion"] else f"{data['game']}+{data['expansion']}")
+        for row in data["levels"]:
+            assert row["spec"] == get_level(row["level"]).spec, f"{path.name}: level {row['level']} was changed since"
+    assert load_ladder("speicherstadt") is not None
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.stem)
+def test_the_measured_ratings_rise_with_the_level(path: Path) -> None:
+    data = check_ladder(json.loads(path.read_text(encoding="utf-8")))
+    rows = sorted(data["levels"], key=lambda r: r["level"])
+    ratings = [r["rating"] for r in rows]
+    assert ratings == sorted(ratings), f"{path.name}: levels not in order of measured strength: {ratings}"
+    ref = data["reference"]
+    assert ref["win_rate_lo"] <= 0.5 <= ref["win_rate_hi"], "the reference (a level against itself) is off 50%"
+
+
+def test_a_level_label_shows_its_rating_with_its_interval() -> None:
+    data = load_ladder("speicherstadt")
+    row = next(r for r in data["levels"] if r["level"] == 3)
+    en, de = level_label(3, "en", "speicherstadt"), level_label(3, "de", "speicherstadt")
+    assert f"{round(row['rating'])} rating points, 95% interval {round(row['rating_lo'])}–" in en
+    assert f"{round(row['rating'])} Wertungspunkte, 95-%-Intervall" in de
+
+
+def _good() -> dict:
+    return {
+        "format": "speicherstadt-lab ladder", "version": 1, "game": "speicherstadt", "expansion": None,
+        "players": 3, "measured": "2026-11-27", "games_per_pairing": 6, "seed": 0, "bootstrap": 50, "anchor": 1000.0,
+        "rating_scale": "Elo", "win_rate_meaning": "share of comparisons",
+        "levels": [{"level": 1, "spec": "greedy:epsilon=0.5", "rating": 1000.0, "rating_lo": 1000.0,
+                    "rating_hi": 1000.0, "ms_per_decision": 0.1},
+                   {"level": 2, "spec": "greedy:epsilon=0.15", "rating": 1200.0, "rating_lo": 1100.0,
+                    "rating_hi": 1300.0, "ms_per_decision": 0.1}],
+        "pairings": [{"a": 2, "b": 1, "games": 6, "win_rate": 0.7, "win_rate_lo": 0.4, "win_rate_hi": 0.9}],
+        "reference": {"a": 2, "b": 2, "games": 6, "win_rate": 0.5, "win_rate_lo": 0.2, "win_rate_hi": 0.8},
+    }
+
+
+BROKEN = [
+    ("format", lambda d: d.update(format="other"), "format"),
+    ("version", lambda d: d.update(version=2), "version"),
+    ("game", lambda d: d.update(game=3), "game"),
+    ("expansion", lambda d: d.update(expansion=1), "expansion"),
+    ("players", lambda d: d.update(players=2.5), "players"),
+    ("games", lambda d: d.update(games_per_pairing=-1), "games_per_pairing"),
+    ("anchor", lambda d: d.update(anchor="x"), "anchor"),
+    ("levels", lambda d: d.update(levels=[]), "levels"),
+    ("level number", lambda d: d["levels"][1].update(level=9), "levels[1].level"),
+    ("level twice", lambda d: d["levels"][1].update(level=1), "levels"),
+    ("spec", lambda d: d["levels"][0].update(spec=None), "levels[0].spec"),
+    ("rating", lambda d: d["levels"][1].update(rating=float("nan")), "levels[1].rating"),
+    ("rating interval", lambda d: d["levels"][1].update(rating_lo=1250.0), "levels[1].rating_lo"),
+    ("timing", lambda d: d["levels"][0].update(ms_per_decision=-1), "levels[0].ms_per_decision"),
+    ("pairing level", lambda d: d["pairings"][0].update(b=4), "pairings[0].b"),
+    ("win rate", lambda d: d["pairings"][0].update(win_rate=1.5), "pairings[0].win_rate"),
+    ("win rate bool", lambda d: d["pairings"][0].update(games=True), "pairings[0].games"),
+    ("reference", lambda d: d["reference"].update(b=1), "reference.b"),
+    ("no reference", lambda d: d.pop("reference"), "reference"),
+]
+
+
+def test_the_format_check_accepts_a_good_file() -> None:
+    assert check_ladder(_good())["levels"][1]["rating"] == 1200.0
+
+
+@pytest.mark.parametrize(("what", "spoil", "field"), BROKEN, ids=[b[0] for b in BROKEN])
+def test_the_format_check_names_the_field_at_fault(what: str, spoil, field: str) -> None:
+    data = _good()
+    spoil(data)
+    kept = copy.deepcopy(data)
+    with pytest.raises(LadderError) as err:
+        check_ladder(data)
+    assert err.value.field == field
+    assert f"field {field}:" in str(err.value)
+    assert data == kept  # the check changes nothing
+
+
+# -- the benchmark, tiny -----------------------------------------------------------------------------------------------
+
+def _ladder_module():
+    spec = importlib.util.spec_from_file_location("bench_ladder", ROOT / "benchmarks" / "ladder.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_seats_rotate_and_the_lineup_alternates() -> None:
+    ladder = _ladder_module()
+    assert [ladder.seating(5, 2, 0, r, 3) for r in range(3)] == [[5, 2, 2], [2, 5, 2], [2, 2, 5]]
+    assert [ladder.seating(5, 2, 1, r, 3) for r in range(3)] == [[2, 5, 5], [5, 2, 5], [5, 5, 2]]
+    jobs = ladder.jobs_for("speicherstadt", [1, 2, 3], 2, 4, 3, 0)
+    assert [(j["a"], j["b"]) for j in jobs[:4]] == [(2, 1), (3, 1), (3, 2), (2, 2)]  # every pairing, then the next
+    assert {j["deal"] for j in jobs if j["a"] == 3 and j["b"] == 1} == {0, 1}
+
+
+def test_a_tiny_ladder_run_writes_a_well_formed_table(tmp_path: Path, capsys) -> None:
+    ladder = _ladder_module()
+    out, results = tmp_path / "ladder.json", tmp_path / "games.jsonl"
+    argv = ["--games", "2", "--levels", "1,2,3", "--bootstrap", "10", "--out", str(out), "--results", str(results)]
+    pairs, table = ladder.main(argv)
+    printed = capsys.readouterr().out
+    assert "L3 vs L1" in printed and "(reference)" in printed and "rating_lo" in printed
+    assert list(pairs["pairing"]) == ["L2 vs L1", "L3 vs L1", "L3 vs L2", "L2 vs L2 (reference)"]
+    assert (pairs["games"] == 2).all()
+    assert ((pairs["win_rate_lo"] <= pairs["win_rate"]) & (pairs["win_rate"] <= pairs["win_rate_hi"])).all()
+    assert list(table["level"]) == [1, 2, 3] and table["rating"].iloc[0] == 1000.0
+    assert ((table["rating_lo"] <= table["rating"]) & (table["rating"] <= table["rating_hi"])).all()
+    assert (table["ms_per_decision"] > 0).all() and table["time_vs_reference"].iloc[1] == 1.0
+    data = check_ladder(json.loads(out.read_text(encoding="utf-8")))
+    assert data["games_per_pairing"] == 2 and len(data["pairings"]) == 3 and data["reference"]["a"] == 2
+    assert len(results.read_text(encoding="utf-8").splitlines()) == 8
+    # A second run with the same arguments plays nothing again and gives the same table.
+    again, _ = ladder.main(argv)
+    assert again.equals(pairs)
+    assert len(results.read_text(encoding="utf-8").splitlines()) == 8

@@ -1,0 +1,1 @@
+"""Packet Row's rules, cards, notation, explanations, hidden information and scenarios."""

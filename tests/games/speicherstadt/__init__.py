@@ -1,0 +1,1 @@
+"""Die Speicherstadt's rules by phase, its catalogue, notation, explanations and scenarios."""

@@ -1,0 +1,1 @@
+"""The OpenSpiel and PettingZoo adapters, judged by those libraries' own tests."""

@@ -1,0 +1,1 @@
+"""Game records: the tree, replay, the JSON format and its checks."""

@@ -1,0 +1,24 @@
+"""The lab's game variants, written once for the tests: each game with each expansion, as ``(game, expansion)``,
+and a new game of one of them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import speicherstadt_lab as sl
+
+#: Every variant the lab ships: Die Speicherstadt, with Kaispeicher, and Packet Row.
+VARIANTS: list[tuple[str, str | None]] = [
+    ("speicherstadt", None), ("speicherstadt", "kaispeicher"), ("packet_row", None)]
+#: Their test ids, in the same order.
+VARIANT_IDS = ["speicherstadt", "kaispeicher", "packet_row"]
+
+
+def options(expansion: str | None) -> dict[str, Any]:
+    """``new_game``'s keyword for ``expansion`` (none for the base game)."""
+    return {"expansion": expansion} if expansion else {}
+
+
+def new_variant(game: str, expansion: str | None = None, *, players: int = 3, seed: int = 1) -> sl.GameState:
+    """A new game of ``game`` with ``expansion``, ``players`` seats and ``seed``."""
+    return sl.new_game(game, players=players, seed=seed, **options(expansion))

@@ -1,0 +1,1 @@
+"""The app and its widgets driven from Python, without a browser."""
