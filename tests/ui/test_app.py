@@ -163,6 +163,21 @@ def test_bot_move_records_the_bot_and_shows_its_reasons(app: LabApp) -> None:
     assert "visits" in app.explanation.value
 
 
+def test_a_seat_plays_an_opponent_level_with_its_rating_in_the_hover(app: LabApp) -> None:
+    app.auto.value = False
+    options = [v for _, v in app.seat_kinds[1].options]
+    assert [v for v in options if v.startswith("level:")] == [f"level:{n}" for n in range(1, 7)]
+    app.set_seat(0, "level:3")
+    dd = app.seat_kinds[0]
+    assert dd.label == "Level 3" and "Steady" in dd.tooltip and "95% interval" in dd.tooltip
+    assert app.seat_kinds[1].tooltip is None  # a human seat has no level hover
+    assert app.bot_move()
+    app.wait()
+    assert app.node.ply == 1 and app.node.by["bot"] == "greedy"  # level 3 is the greedy bot
+    app.set_lang("de")
+    assert dd.value == "level:3" and dd.label == "Stufe 3" and "Solide" in dd.tooltip
+
+
 def test_bot_move_on_a_human_seat_uses_the_stand_in(app: LabApp) -> None:
     assert app.bot_move()
     app.wait()

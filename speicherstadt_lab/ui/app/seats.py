@@ -10,6 +10,8 @@ from typing import Any
 import ipywidgets as w
 
 from ...bots import make_bot
+from ...bots.levels import LEVELS, level_label
+from ...engine.i18n import load_messages, messages
 from ...engine.protocol import get_game
 from ...records import Node
 from .. import charts
@@ -23,9 +25,28 @@ STAND_IN = "greedy"  # plays human seats when the bots play on to the end of a r
 STRENGTHS = ("iterations=100", "iterations=200", "iterations=500", "iterations=1000", "seconds=1", "seconds=3")
 
 
+#: the opponent levels a seat can be given (``bots/levels.py``), weakest first
+LEVEL_SPECS = tuple(f"level:{lv.number}" for lv in LEVELS)
+
+
+def level_short(spec: str, lang: str) -> str:
+    """A level's short name for the narrow seat dropdown ("Level 4", "Stufe 4"); its rating is in the hover."""
+    load_messages("levels")
+    return messages.text("levels", "short", lang, {"n": int(spec.partition(":")[2])})
+
+
 def kind_options(lang: str, extra: Sequence[str] = ()) -> list[tuple[str, str]]:
-    """A seat dropdown's options in ``lang``: the seat kinds, then the bot specs in ``extra``."""
-    return [(text(lang, k), k) for k in SEAT_KINDS] + [(spec, spec) for spec in extra]
+    """A seat dropdown's options in ``lang``: the seat kinds, the opponent levels, then the bot specs in ``extra``."""
+    return ([(text(lang, k), k) for k in SEAT_KINDS] + [(level_short(v, lang), v) for v in LEVEL_SPECS]
+            + [(spec, spec) for spec in extra if spec not in LEVEL_SPECS])
+
+
+def level_tip(spec: str, lang: str, game: str | None, expansion: str | None) -> str | None:
+    """The hover of a seat playing a level: its name, measured rating with 95% interval, and how it plays."""
+    if spec not in LEVEL_SPECS:
+        return None
+    lv = LEVELS[LEVEL_SPECS.index(spec)]
+    return f"{level_label(lv.number, lang, game, expansion)}. {lv.description(lang)}"
 
 
 def strength_options(lang: str) -> list[tuple[str, str]]:
@@ -58,6 +79,7 @@ class SeatsPanel(Panel):
             dd.add_class("ssl-seat-kind")
             dd.add_class(f"ssl-seat-kind-{k}")
             dd.observe(lambda _c, k=k: None if self._relabeling else self.emit("seat", seat=k), "value")
+            dd.observe(lambda _c, k=k: self._tip(k), "value")
         # One row per possible seat, made once and shown or hidden: rebuilding rows when the player count
         # changes replaced the dropdowns in the page while a user (or a browser test) was choosing in them.
         self.rows = [w.HBox([label, dd], layout=w.Layout(align_items="center", justify_content="space-between"))
@@ -81,6 +103,8 @@ class SeatsPanel(Panel):
         self._swap_options(self.mcts_strength, strength_options(lang))
         for dd in self.seat_kinds:
             self._swap_options(dd, kind_options(lang, [v for _, v in dd.options if v not in SEAT_KINDS]))
+        for k in range(MAX_SEATS):
+            self._tip(k)
         if self._count:
             self.show_count(self._count, self._initial)
 
@@ -111,14 +135,23 @@ class SeatsPanel(Panel):
                 self.seat_labels[k].value = (f'<span class="ssl-seatdot" style="background:{colour}"></span>'
                                              f'{html.escape(name)}')
             row.layout.display = None if k < n else "none"
+            self._tip(k)
         # The page's sign that the rows are shown for n seats (set last: browser tests wait for it).
         for cls in [c for c in self.box._dom_classes if c.startswith("ssl-seats-")]:
             self.box.remove_class(cls)
         self.box.add_class(f"ssl-seats-{n}")
 
+    def _tip(self, k: int) -> None:
+        """Seat ``k``'s dropdown hover: a level's rating in this game and how it plays (none for other kinds)."""
+        initial = self._initial
+        game = initial.game if initial is not None else None
+        expansion = getattr(initial, "expansion", None) if initial is not None else None
+        self.seat_kinds[k].tooltip = level_tip(str(self.seat_kinds[k].value), self._labelled, game, expansion)
+
     def set_seat(self, seat: int, spec: str) -> str:
-        """Put ``spec`` ("human", "random", "greedy", "mcts" or a bot spec such as "mcts:seconds=2") in ``seat``'s
-        dropdown (a new spec becomes an option); the spec, normalised. A bad spec raises before anything changes."""
+        """Put ``spec`` ("human", "random", "greedy", "mcts", "level:N" or a bot spec such as "mcts:seconds=2") in
+        ``seat``'s dropdown (a new spec becomes an option); the spec, normalised. A bad spec raises
+        before anything changes."""
         spec = spec.strip().lower()
         if spec not in SEAT_KINDS:
             make_bot(spec)  # a bad spec raises here, before anything changes
