@@ -12,10 +12,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from speicherstadt_lab.engine.observation import Field, counts, num, onehot, padded, record
 
 import speicherstadt_lab as sl
 from speicherstadt_lab.engine import protocol
+from speicherstadt_lab.engine.observation import Field, counts, num, onehot, padded, record
 from speicherstadt_lab.engine.protocol import GameInfo, get_game
 from speicherstadt_lab.interop.encoding import observation_encoder
 
