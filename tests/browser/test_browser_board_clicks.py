@@ -10,7 +10,6 @@ The page waits for its own state (the elements), never for time.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
@@ -18,20 +17,8 @@ from playwright.sync_api import Page
 
 from speicherstadt_lab.ui import Board
 from speicherstadt_lab.ui.model import board_model
+from tests.support.board_page import TIMEOUT, open_board_page
 from tests.support.kai_scenario import red_loading
-
-ORIGIN = "http://board.test"
-TIMEOUT = 30_000
-# A stand-in of anywidget's model: get/on/off from the JSON the test gives, send() recorded in window.SENT.
-PAGE = """<!doctype html><html><head><link rel="stylesheet" href="board.css"></head><body><div id="host"></div>
-<script type="module">
-import board from "./board.js";
-const data = window.DATA;
-window.SENT = [];
-const model = { get: (k) => data[k], on: () => {}, off: () => {}, send: (m) => window.SENT.push(m) };
-board.render({ model, el: document.getElementById("host") });
-document.body.dataset.ready = "1";
-</script></body></html>"""
 
 
 def loading() -> Any:
@@ -45,23 +32,7 @@ def loading() -> Any:
 def open_board(browser: Any, state: Any) -> tuple[Page, dict[str, Any]]:
     """A page drawing ``state``'s board model; the model too."""
     model = board_model(state, "en")
-    page = browser.new_page()
-
-    def serve(route: Any) -> None:
-        name = route.request.url.removeprefix(ORIGIN + "/")
-        if name == "index.html":
-            route.fulfill(body=PAGE, content_type="text/html")
-        else:
-            # the widget's own assembled module and stylesheet, as anywidget hands them to the page
-            body = {"board.js": Board._esm, "board.css": Board._css}[name]
-            route.fulfill(body=body, content_type="text/javascript" if name.endswith(".js") else "text/css")
-
-    page.route(f"{ORIGIN}/**", serve)
-    data = {"model": model, "highlight": {}, "error": "", "lang_switch": False}
-    page.add_init_script(f"window.DATA = {json.dumps(data)};")
-    page.goto(f"{ORIGIN}/index.html")
-    page.wait_for_selector("body[data-ready='1'] .ssl-board .ssl-dock", timeout=TIMEOUT)
-    return page, model
+    return open_board_page(browser, Board, model, ".ssl-board .ssl-dock"), model
 
 
 def click(page: Page, label: str) -> None:

@@ -9,7 +9,6 @@ widget's model that records what the page sends. The page waits for its own stat
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
@@ -19,41 +18,15 @@ import speicherstadt_lab as sl
 from speicherstadt_lab.ui import Board, PacketRowBoard
 from speicherstadt_lab.ui.model import board_model
 from speicherstadt_lab.ui.packet_row_model import board_model as packet_row_model
+from tests.support.board_page import TIMEOUT, open_board_page
 from tests.support.scenario import red_buys_three
 
-ORIGIN = "http://rules.test"
-TIMEOUT = 30_000
 POP = ".gb-rule-pop"
-# A stand-in of anywidget's model: get/on/off from the JSON the test gives, send() recorded in window.SENT.
-PAGE = """<!doctype html><html><head><link rel="stylesheet" href="board.css"></head><body><div id="host"></div>
-<script type="module">
-import board from "./board.js";
-const data = window.DATA;
-window.SENT = [];
-const model = { get: (k) => data[k], on: () => {}, off: () => {}, send: (m) => window.SENT.push(m) };
-board.render({ model, el: document.getElementById("host") });
-document.body.dataset.ready = "1";
-</script></body></html>"""
 
 
 def open_page(browser: Any, widget: Any, model: dict[str, Any], ready: str) -> Page:
     """A page drawing ``model`` with the module and stylesheet of the board class ``widget``."""
-    page = browser.new_page(viewport={"width": 1280, "height": 800})
-
-    def serve(route: Any) -> None:
-        name = route.request.url.removeprefix(ORIGIN + "/")
-        if name == "index.html":
-            route.fulfill(body=PAGE, content_type="text/html")
-        else:
-            body = {"board.js": widget._esm, "board.css": widget._css}[name]
-            route.fulfill(body=body, content_type="text/javascript" if name.endswith(".js") else "text/css")
-
-    page.route(f"{ORIGIN}/**", serve)
-    data = {"model": model, "highlight": {}, "error": "", "lang_switch": True}
-    page.add_init_script(f"window.DATA = {json.dumps(data)};")
-    page.goto(f"{ORIGIN}/index.html")
-    page.wait_for_selector(f"body[data-ready='1'] {ready}", timeout=TIMEOUT)
-    return page
+    return open_board_page(browser, widget, model, ready, lang_switch=True, viewport={"width": 1280, "height": 800})
 
 
 def popover(page: Page) -> dict[str, Any] | None:

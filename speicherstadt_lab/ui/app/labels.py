@@ -7,6 +7,7 @@ from typing import Any
 
 from ...engine.i18n import LANGS
 from .movelist import tree_labels, tree_seats
+from .panel import swap_options
 from .texts import TEXTS
 
 
@@ -85,13 +86,5 @@ class Labels:
         self._show_seat_controls()
 
     def _swap_options(self, widget: Any, options: list[tuple[str, str]]) -> None:
-        """New option labels, same value (new options select the first one; the value is put back)."""
-        if list(widget.options) == options:
-            return
-        value = widget.value
-        self._relabeling = True
-        try:
-            widget.options = options
-            widget.value = value
-        finally:
-            self._relabeling = False
+        """New option labels, same value (:func:`~.panel.swap_options`)."""
+        swap_options(self, widget, options)

@@ -23,12 +23,14 @@ from ...records import Node
 @dataclass(frozen=True)
 class Settings:
     """What a panel is shown besides the node: the app's language, whether long work runs in a thread, whether
-    bots are moving on the board right now, and whether the hidden order may be shown (the game is analysed)."""
+    bots are moving on the board right now, whether the hidden order may be shown (the game is analysed), and
+    whether a person is to move (the hint button)."""
 
     lang: str
     threaded: bool = True
     bots_playing: bool = False
     hidden_open: bool = False
+    human_to_move: bool = False
 
 
 class Panel:
@@ -55,3 +57,17 @@ class Panel:
 
     def close(self) -> None:
         """Stop the panel's background work (the base has none)."""
+
+
+def swap_options(holder: Any, widget: Any, options: list[tuple[str, str]]) -> None:
+    """Give a dropdown new option labels and keep its value; ``holder._relabeling`` is True meanwhile, so the
+    holder's observers can tell a relabelling from a user's choice (new options would select the first one)."""
+    if list(widget.options) == options:
+        return
+    value = widget.value
+    holder._relabeling = True
+    try:
+        widget.options = options
+        widget.value = value
+    finally:
+        holder._relabeling = False

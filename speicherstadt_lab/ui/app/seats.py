@@ -16,7 +16,7 @@ from ...engine.protocol import get_game
 from ...records import Node
 from .. import charts
 from ..model import seat_tokens
-from .panel import Panel, Settings
+from .panel import Panel, Settings, swap_options
 from .texts import text
 
 MAX_SEATS = 5
@@ -109,16 +109,8 @@ class SeatsPanel(Panel):
             self.show_count(self._count, self._initial)
 
     def _swap_options(self, widget: Any, options: list[tuple[str, str]]) -> None:
-        """New option labels, same value (new options select the first one; the value is put back)."""
-        if list(widget.options) == options:
-            return
-        value = widget.value
-        self._relabeling = True
-        try:
-            widget.options = options
-            widget.value = value
-        finally:
-            self._relabeling = False
+        """New option labels, same value (:func:`~.panel.swap_options`)."""
+        swap_options(self, widget, options)
 
     def show_count(self, n: int, initial: Any) -> None:
         """Show the rows of ``n`` seats, named and coloured as in the game of the position ``initial`` (numbered
