@@ -42,7 +42,10 @@ class Hint:
             return messages.text("puzzles", "hint_only", lang, args)
         args.update(second=obs.phrase_action(self.second, lang), lead=f"{100 * self.lead:.0f}",
                     lo=f"{100 * self.lead_ci[0]:.0f}", hi=f"{100 * self.lead_ci[1]:.0f}")
-        return messages.text("puzzles", "hint", lang, args)
+        lo, hi = self.lead_ci
+        # a lead whose interval includes 0 is no lead: say so (identical play-outs are a tie, not "0 to 0 points")
+        key = "hint" if lo > 0 else "hint_tie" if lo == hi == self.lead == 0 else "hint_close"
+        return messages.text("puzzles", key, lang, args)
 
 
 def hint(state: GameState, seed: int = 0, rollouts: int | None = None) -> Hint:

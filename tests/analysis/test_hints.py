@@ -46,3 +46,19 @@ def test_the_base_game_too_and_no_hint_after_the_end() -> None:
     assert h.action in {str(a) for a in state.legal_actions()} and "Tipp" in h.text("de")
     with pytest.raises(ValueError, match="nobody is to move"):
         hint(record.mainline()[-1].state)
+
+
+def test_a_lead_whose_interval_includes_zero_is_called_no_lead() -> None:
+    """A clear lead says its points; a gap whose 95% interval includes 0 says either move is fine; identical
+    play-outs say so instead of printing "0 to 0"."""
+    import dataclasses
+
+    base = hint(sl.new_game(players=3, seed=1))
+    clear = dataclasses.replace(base, second=base.second or base.action, lead=0.09, lead_ci=(0.02, 0.16))
+    close = dataclasses.replace(clear, lead=0.03, lead_ci=(-0.01, 0.07))
+    tie = dataclasses.replace(clear, lead=0.0, lead_ci=(0.0, 0.0))
+    assert "9 percentage points more" in clear.text("en") and "2 to 16" in clear.text("en")
+    assert "not clearly worse" in close.text("en") and "-1 to 7" in close.text("en")
+    assert "nicht klar schlechter" in close.text("de")
+    assert "exactly as well in every play-out" in tie.text("en") and "0 to 0" not in tie.text("en")
+    assert "genau so gut" in tie.text("de")

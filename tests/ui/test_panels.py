@@ -135,7 +135,8 @@ def test_a_panel_reports_by_events_and_the_app_reacts() -> None:
         app.tutorial_button.value = True
         app.panels.rules.button.value = True  # the rules panel emits "opened": the app shows the lab page
         assert not app.tutorial_button.value and app.rules is app.panels.rules.accordion
-        assert app.panels.rules.node is app.node and app.panels.rules.settings == Settings("en", False, False)
+        assert app.panels.rules.node is app.node
+        assert app.panels.rules.settings == Settings("en", False, False, human_to_move=True)  # seat 0, a person
         app.play(app.state.legal_actions()[0])
         assert all(panel.node is app.node for panel in app.panels)
         app.set_lang("de")

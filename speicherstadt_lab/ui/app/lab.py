@@ -254,7 +254,7 @@ class LabApp(Navigation, MoveList, Labels, JobRunner, ChartsPanel, ReviewPanel, 
         side = w.VBox([
             panel("tree", nav, where, self.tree, self.comment),
             panel("seats", self.panels.seats.box, strength, bots, job, self.message),
-            panel("live_panel", self.live, self.live_box),
+            panel("live_panel", self.live, self.live_box, w.HBox([self.hint_button]), self.hint_box),
             self.panels.whatif.panel,
             panel("explain", self.explanation),
         ], layout=w.Layout(width="clamp(380px, 23vw, 460px)", flex="0 0 auto"))  # wider on wide screens

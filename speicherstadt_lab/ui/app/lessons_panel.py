@@ -15,12 +15,15 @@ import ipywidgets as w
 
 from ...engine.protocol import games
 from ...lessons import Lesson, Verdict, lessons, shipped_lesson
+from ...puzzle_lessons import puzzle_lessons, puzzle_variants
 from ...records import Node
 from .. import board_for
-from .panel import Panel, Settings
+from .panel import Panel, Settings, swap_options
 from .texts import load_texts
 
 TEXTS = load_texts("lessons")
+PUZZLE_TEXTS = load_texts("puzzle_lessons")
+PUZZLES = "puzzles:"  # the key of a puzzle set: PUZZLES + the variant's key
 SIDE_WIDTH = "clamp(340px, 30vw, 440px)"
 CSS = """<style>
 .ssl-lessons .ssl-lesson-head { gap: 10px; align-items: center; flex-wrap: wrap; }
@@ -50,14 +53,18 @@ def t(lang: str, key: str, **args: Any) -> str:
 
 
 def lesson_sets() -> list[tuple[str, str, str, Any]]:
-    """The lesson sets, one per game variant that has lessons, by title: (variant key, title, game, expansion)."""
-    out = []
+    """The lesson sets, one per game variant that has lessons, by title, then the puzzle sets (shown as "Puzzles: "
+    and the title, in the app's language; key ``puzzles:`` + the variant's key): (key, title, game, expansion)."""
+    out, puzzles = [], []
+    with_puzzles = set(puzzle_variants())
     for info in games():
         for v in info.choices():
             expansion = v.options.get("expansion")
             if lessons(info.name, expansion):
                 out.append((v.key, v.title, info.name, expansion))
-    return sorted(out, key=lambda s: s[1])
+            if (info.name, expansion) in with_puzzles:
+                puzzles.append((PUZZLES + v.key, v.title, info.name, expansion))
+    return sorted(out, key=lambda s: s[1]) + sorted(puzzles, key=lambda s: s[1])
 
 
 class LessonsPanel(Panel):
@@ -77,6 +84,7 @@ class LessonsPanel(Panel):
         self._lesson_tries = 0
         self._lessons_page: w.Widget | None = None
         self._drawn_lang = ""
+        self._relabeling = False  # True while the set chooser's labels change language (not a user's choice)
 
     def show(self, node: Node, settings: Settings) -> None:
         """Follow the app's language (the page, once built, is redrawn when it changes); the node's game decides
@@ -105,13 +113,14 @@ class LessonsPanel(Panel):
         st = root.state if root is not None else None  # the lessons of the game on the board come first
         here = None if st is None else (st.game, getattr(st, "expansion", None))
         for key, _title, game, expansion in self._lesson_sets:
-            if self.lesson is None and here == (game, expansion):
+            if self.lesson is None and here == (game, expansion) and not key.startswith(PUZZLES):
                 self._lesson_set = key
         self.lessons_back = w.Button(layout=lay(width="auto"))
         self.lessons_back.on_click(lambda _b: self.emit("back"))
-        self.lesson_set_choice = w.ToggleButtons(options=[(title, key) for key, title, _g, _e in self._lesson_sets],
-                                                 value=self._lesson_set, style={"button_width": "auto"})
-        self.lesson_set_choice.observe(lambda c: self._choose_lesson_set(c["new"]), "value")
+        self.lesson_set_choice = w.ToggleButtons(options=self._set_options(self.settings.lang), value=self._lesson_set,
+                                                 style={"button_width": "auto"})
+        self.lesson_set_choice.observe(lambda c: None if self._relabeling else self._choose_lesson_set(c["new"]),
+                                       "value")
         self.lesson_progress = w.HTML()
         self.lesson_progress.add_class("ssl-lesson-progress")
         self.lesson_dots = w.HTML()
@@ -148,9 +157,16 @@ class LessonsPanel(Panel):
         self._open_lesson_at(self._lesson_set, self._lesson_index.get(self._lesson_set, 0))
         return page
 
+    def _set_options(self, lang: str) -> list[tuple[str, str]]:
+        """The set chooser's (label, key) pairs in ``lang``: a puzzle set as "Puzzles: " and its game's title."""
+        return [(PUZZLE_TEXTS[lang]["set"].format(title=title) if key.startswith(PUZZLES) else title, key)
+                for key, title, _g, _e in self._lesson_sets]
+
     def _set_lessons(self) -> list[Lesson]:
         key = self._lesson_set
         _k, _title, game, expansion = next(s for s in self._lesson_sets if s[0] == key)
+        if key.startswith(PUZZLES):
+            return list(puzzle_lessons(game, expansion))
         return lessons(game, expansion)
 
     # ---- moving between lessons -------------------------------------------------------------------------
@@ -172,8 +188,10 @@ class LessonsPanel(Panel):
         self.retry_lesson()
 
     def open_lesson(self, name: str) -> bool:
-        """Put the shipped lesson ``name`` (its id or file name) on the page; False (and nothing changes) if there
-        is no such lesson."""
+        """Put the shipped lesson ``name`` (its id or file name; ``puzzle:ID`` a shipped puzzle) on the page; False
+        (and nothing changes) if there is no such lesson."""
+        if name.startswith("puzzle:"):
+            return self._open_puzzle(name)
         try:
             lesson = shipped_lesson(name)
         except ValueError:
@@ -183,6 +201,16 @@ class LessonsPanel(Panel):
                 self.page()
                 self._open_lesson_at(key, [x.id for x in lessons(game, expansion)].index(lesson.id))
                 return True
+        return False
+
+    def _open_puzzle(self, name: str) -> bool:
+        for key, _title, game, expansion in self._lesson_sets:
+            if key.startswith(PUZZLES):
+                ids = [x.id for x in puzzle_lessons(game, expansion)]
+                if name in ids:
+                    self.page()
+                    self._open_lesson_at(key, ids.index(name))
+                    return True
         return False
 
     def next_lesson(self, step: int = 1) -> None:
@@ -247,10 +275,14 @@ class LessonsPanel(Panel):
         self.lesson_prev.disabled = index == 0
         self.lesson_next.disabled = index == len(found) - 1
         self.lesson_retry.layout.visibility = "visible" if verdict is not None else "hidden"
-        self.lesson_progress.value = html.escape(t(lang, "progress", n=index + 1, total=len(found)))
+        puzzles = self._lesson_set.startswith(PUZZLES)
+        swap_options(self, self.lesson_set_choice, self._set_options(lang))
+        progress = PUZZLE_TEXTS[lang]["progress"] if puzzles else TEXTS[lang]["progress"]
+        self.lesson_progress.value = html.escape(progress.format(n=index + 1, total=len(found)))
         dots = "".join(f'<span class="ssl-dot{" done" if x.id in done else ""}{" here" if i == index else ""}" '
                        f'title="{html.escape(x.say("title", lang))}"></span>' for i, x in enumerate(found))
-        tip = html.escape(t(lang, "progress_tip", done=len(done & {x.id for x in found}), total=len(found)))
+        tips = PUZZLE_TEXTS if puzzles else TEXTS
+        tip = html.escape(tips[lang]["progress_tip"].format(done=len(done & {x.id for x in found}), total=len(found)))
         self.lesson_dots.value = f'<span title="{tip}">{dots}</span>'
         title = html.escape(lesson.say("title", lang))
         self.lesson_title.value = f"<h2 style='margin:4px 0;font-size:20px'>{title}</h2>"

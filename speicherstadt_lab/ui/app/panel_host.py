@@ -13,6 +13,7 @@ from ...engine.rng import derive_seed
 from ...lessons import Verdict
 from ...records import Node
 from ...value.model import load_model
+from .hint_panel import HintPanel
 from .lessons_panel import LessonsPanel
 from .live_panel import LivePanel, live_analysis
 from .panel import Settings
@@ -32,6 +33,7 @@ class Panels(NamedTuple):
     whatif: WhatIfPanel
     lessons: LessonsPanel
     seats: SeatsPanel
+    hint: HintPanel
 
 
 def _alias(panel: str, attr: str) -> property:
@@ -85,13 +87,14 @@ class PanelHost:
     def _make_panels(self, lang: str) -> Panels:
         """The panel objects, wired to the app."""
         self.panels = Panels(live=LivePanel(TEXTS[lang]["live"]), rules=RulesPanel(), scenario=ScenarioPanel(),
-                             whatif=WhatIfPanel(), lessons=LessonsPanel(), seats=SeatsPanel(lang))
+                             whatif=WhatIfPanel(), lessons=LessonsPanel(), seats=SeatsPanel(lang),
+                             hint=HintPanel())
         self._wire_panels()
         return self.panels
 
     def _wire_panels(self) -> None:
         """Subscribe to the panels' events, and give their widgets the app's public names."""
-        live, rules, scenario, whatif, lessons, seats = self.panels
+        live, rules, scenario, whatif, lessons, seats, hint = self.panels
         lessons.on("back", self._show_lab_page)
         seats.on("seat", self._on_seat)
         seats.on("strength", self._bots.clear)
@@ -109,6 +112,7 @@ class PanelHost:
         self.whatif_box, self.whatif_info, self.whatif_inputs = whatif.box, whatif.info, whatif.inputs
         self.whatif_make, self.whatif_compare = whatif.make, whatif.compare
         self.whatif_msg, self.whatif_table = whatif.msg, whatif.table
+        self.hint_button, self.hint_box = hint.button, hint.box
 
     def set_seat(self, seat: int, spec: str) -> None:
         """Who plays ``seat``: "human", "random", "greedy", "mcts" or a bot spec ("mcts:seconds=2")."""
@@ -138,6 +142,7 @@ class PanelHost:
         ``new_game`` sets the seats of the game it is about to start."""
         self._bots.pop(seat, None)
         self.panels.whatif.show(self.node, self._settings())
+        self.panels.hint.show(self.node, self._settings())  # the hint button is for a person to move
         if self._hold_auto:
             return
         if self.node.state.to_move == seat:
@@ -230,8 +235,10 @@ class PanelHost:
     def _settings(self) -> Settings:
         """What the panels are shown besides the node: the language, threading, whether bots are moving."""
         job = self._job
+        to_move = self.node.state.to_move
+        human = to_move is not None and not self.node.state.is_over and self.seat_spec(to_move) == "human"
         return Settings(lang=self.lang_code, threaded=self.threaded, bots_playing=job is not None and job.plays,
-                        hidden_open=self.whatif_open())
+                        hidden_open=self.whatif_open(), human_to_move=human)
 
     def _show_parts(self) -> None:
         """Show every panel object the node on the board with the current settings."""
