@@ -33,7 +33,7 @@ chromium:
 
 test: $(STAMP) chromium
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest --durations=15
 
 # Random exploration at volume (fresh seeds each run, printed): 100,000 checked random games, the property
 # tests with random draws, and 1,000 random clicks in the browser. Not part of `make test`.
