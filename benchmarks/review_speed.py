@@ -10,6 +10,11 @@ same run and so under the same load: ``--reference`` whole greedy games of the s
 one after another in this process (seconds per game). The table: seconds of the review, its decisions and
 supplies, seconds per decision, the ratio of the review to one reference game, and whether the pooled review's
 numbers are those of one process (they must be).
+
+``--memo off,on`` reviews the game also with the greedy player's memo of choices and the value model's memo of leaves
+switched off (``bots/memo.py``: what a review cost before them), in the same run, and adds the column "× memo off":
+the review without the memos over the review with them, same game and process count. Every row must have the numbers
+of the first ("same numbers as the first row": yes), whatever the process count and the memos.
 """
 
 from __future__ import annotations
@@ -27,7 +32,8 @@ if str(ROOT) not in sys.path:
 import pandas as pd  # noqa: E402
 
 import speicherstadt_lab as sl  # noqa: E402
-from speicherstadt_lab.bots import make_bot  # noqa: E402
+from speicherstadt_lab import analysis  # noqa: E402
+from speicherstadt_lab.bots import greedy, make_bot  # noqa: E402
 from speicherstadt_lab.resources import default_processes  # noqa: E402
 from speicherstadt_lab.reviewing import review  # noqa: E402
 
@@ -63,21 +69,33 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--processes", default=f"1,{default_processes()}",
                     help="process counts to review with (default: 1 and resources.default_processes())")
     ap.add_argument("--reference", type=int, default=10, help="greedy games timed as the reference")
+    ap.add_argument("--memo", default="on", help="'on', 'off' or 'off,on': the memos of bots/memo.py switched on/off")
     args = ap.parse_args(argv)
     counts = sorted({int(p) for p in args.processes.split(",")})
+    memos = args.memo.split(",")
     rows = []
     for game in args.games.split(","):
         ref = reference(game, args.players, args.reference, args.seed)
         first = None
-        for n in counts:
-            seconds, _rec, (rv, luck) = reviewed(game, args.players, args.seed, n)
-            same = "—" if first is None else ("yes" if rv.decisions.equals(first[0].decisions)
-                                              and luck.luck.equals(first[1].luck) else "NO")
-            first = first or (rv, luck)
-            rows.append({"game": game, "processes": n, "review s": seconds, "decisions": len(rv.decisions),
-                         "supplies": luck.luck["round"].nunique(), "ms/decision": 1000 * seconds / len(rv.decisions),
-                         "greedy game s": ref, "review / greedy game": seconds / ref,
-                         "same numbers as 1 process": same})
+        for memo in memos:
+            for n in counts:
+                for m in (greedy._CHOICES, analysis._LEAVES):  # a pool's workers are forked: they inherit this
+                    m.clear()
+                    m.enabled = memo == "on"
+                seconds, _rec, (rv, luck) = reviewed(game, args.players, args.seed, n)
+                same = "—" if first is None else ("yes" if rv.decisions.equals(first[0].decisions)
+                                                  and luck.luck.equals(first[1].luck) else "NO")
+                first = first or (rv, luck)
+                row = {"game": game, "memo": memo, "processes": n, "review s": seconds, "decisions": len(rv.decisions),
+                       "supplies": luck.luck["round"].nunique(), "ms/decision": 1000 * seconds / len(rv.decisions),
+                       "greedy game s": ref, "review / greedy game": seconds / ref,
+                       "same numbers as the first row": same}
+                rows.append(row)
+        for row in rows:  # either order of --memo: the review without the memos over the one with them
+            twin = next((r for r in rows if r["game"] == game and r["memo"] == "off"
+                         and r["processes"] == row["processes"]), None)
+            if row["game"] == game and row["memo"] == "on" and twin is not None:
+                row["× memo off"] = twin["review s"] / row["review s"]
         ref_after = reference(game, args.players, args.reference, args.seed)
         rows[-1]["greedy game s (after)"] = ref_after
     load = os.getloadavg()

@@ -22,6 +22,7 @@ from typing import Any
 import pandas as pd
 
 from .bots.mcts import playout, policy_of
+from .bots.memo import DecisionMemo, public_key
 from .engine.actions import Action
 from .engine.protocol import GameState, get_game, load_state
 from .engine.rng import Rng, derive_seed
@@ -125,13 +126,30 @@ def _rollouts(state: GameState, actions: list[Action | None], rollouts: range, b
 #: Rollout starts compared before giving up on finding repeats (see ``_rollouts``).
 _PROBE = 4
 
+#: The value model's leaves by (model, public position) (``leaf_outcome``; a review's decision reaches ~80). A leaf's
+#: lists are never changed.
+_LEAVES = DecisionMemo(4_000)
+
 
 def leaf_outcome(final: GameState, model: Any = None) -> Leaf:
     """(final scores, win shares, cut) per seat where a rollout stopped: the game's own result when it is over,
     else the value model's expected scores and win probabilities (a hybrid rollout cut short: ``cut`` True)."""
     if model is not None and not final.is_over:
+        # The model scores the public features only, so a leaf is remembered by its public position: a review's
+        # neighbouring decisions reach the same leaves (the next decision's move of the greedy player replays this
+        # one's rollouts), and reading a leaf's features cost ~1/7 of a review (docs/review.md).
+        # (An entry holds its model, so no other model can take that model's id while the entry lives.)
+        key = public_key(final)
+        if key is not None:
+            key = (id(model), key)
+            hit = _LEAVES.get(key)
+            if hit is not None and hit[0] is model:
+                return hit[1]  # type: ignore[no-any-return]
         x = features_of(final)[1]
-        return model.scores(x).tolist(), model.win_probs(x).tolist(), True
+        leaf = (model.scores(x).tolist(), model.win_probs(x).tolist(), True)
+        if key is not None:
+            _LEAVES.put(key, (model, leaf))
+        return leaf
     n = final.n_players
     winners = final.winners()
     return ([float(final.score(i)) for i in range(n)], [1.0 / len(winners) if i in winners else 0.0 for i in range(n)],
@@ -296,11 +314,12 @@ def evaluate(state: GameState, rollouts: int | None = None, bot: Any = None, mod
 
 def compare_lines(lines: Sequence[Any], mode: str = "oracle", seed: int = 0) -> pd.DataFrame:
     """Each line's outlook, side by side: one row per line and seat (``line``, ``seat``, ``win_prob`` with its
-    95% interval, ``score_mean``) from the quick judgement. ``lines``: states, or record nodes (a chance variation
-    and the line it rearranges, say). ``mode="oracle"`` (the default here) plays each line's rollouts on its own
-    hidden order, which is what tells chance lines apart; ``"fair"`` resamples that order from the public facts,
-    so lines that differ only in it get the same numbers: that is warned about, not hidden. ``attrs["note"]`` says
-    which it was."""
+    95% interval, ``score_mean``) from the quick judgement.
+
+    ``lines``: states, or record nodes (a chance variation and the line it rearranges, say). ``mode="oracle"`` (the
+    default here) plays each line's rollouts on its own hidden order, which is what tells chance lines apart; ``"fair"``
+    resamples that order from the public facts, so lines that differ only in it get the same numbers: that is warned
+    about, not hidden. ``attrs["note"]`` says which it was."""
     states = [getattr(x, "state", x) for x in lines]
     if not states:
         raise ValueError("lines: give at least one state or node")
@@ -336,8 +355,9 @@ QUICK: dict[str, Any] = {"method": "hybrid", "bot": "greedy", "rollouts": 12}
 def quick_evaluate(state: GameState, seed: int = 0, mode: str = "fair", model: ValueModel | None = None
                    ) -> pd.DataFrame:
     """``evaluate`` with the lab's quick setting (``QUICK``, the game's ``hybrid_horizon``): win chances in tens
-    of milliseconds (``benchmarks/calibration.py`` measures them on held-out games), with the 95% interval
-    measured for this setting on held-out games (fair mode). ``mode="oracle"`` plays the rollouts from the true
+    of milliseconds, with the 95% interval measured for this setting on held-out games (fair mode).
+
+    ``benchmarks/calibration.py`` measures them on held-out games. ``mode="oracle"`` plays the rollouts from the true
     hidden order (a chance variation's "what if"). Raises like ``load_model`` for a game or player count without
     a value model."""
     return evaluate(state, seed=seed, mode=mode, model=model, **QUICK)
@@ -347,9 +367,11 @@ def compare_actions(state: GameState, rollouts: int = 200, bot: Any = None, mode
                     actions: list[Action | str] | None = None, processes: int | None = None,
                     method: str = "rollouts", horizon: int | None = None) -> pd.DataFrame:
     """Each legal action of the seat to move (or ``actions``), with that seat's win probability and
-    expected final score after it, best first (win probability, then score). ``win_gap_se`` and
-    ``score_gap_se``: the standard error of the top action's lead over this one (its win share and final score
-    minus this action's, over the same paired rollouts; 0 for the top action itself), for an interval of the gap.
+    expected final score after it, best first (win probability, then score).
+
+    ``win_gap_se`` and ``score_gap_se``: the standard error of the top action's lead over this one (its win share and
+    final score minus this action's, over the same paired rollouts; 0 for the top action itself), for an interval of the
+    gap.
 
     Every action is played out from the same determinizations with the same policy random streams
     (common random numbers), so the ranking reflects the actions, not the luck of the draw. ``method="hybrid"``
@@ -364,8 +386,10 @@ def judge_moves(state: GameState, rollouts: int = 200, bot: Any = None, mode: st
                 actions: list[Action | str] | None = None, processes: int | None = None,
                 method: str = "rollouts", horizon: int | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
     """One judgement of a position, as its mover sees it: ``compare_actions``' table and, from the very same
-    rollouts, every seat's win probability (Wilson 95% interval over the rollouts) and final score after the
-    top action (``attrs["action"]``), so the mover's row there is the top action's row of the table."""
+    rollouts, every seat's win probability and final score after the top action (``attrs["action"]``).
+
+    The win probabilities carry a Wilson 95% interval over the rollouts; the mover's row there is the top action's
+    row of the table."""
     df, top = _compare(state, rollouts, bot, mode, seed, actions, processes, method, horizon)
     seats = pd.DataFrame([{"seat": i, **_summary(top, i)} for i in range(state.n_players)]).set_index("seat")
     seats.attrs.update({**df.attrs, "action": str(df.loc[0, "action"]), "interval": "sampling"})

@@ -20,6 +20,7 @@ from ..engine.actions import Action
 from ..engine.protocol import GameState, get_game
 from ..engine.rng import Rng
 from . import register_bot
+from .memo import DecisionMemo, public_key
 
 # Chance that one future ship (3 random cubes of 5 goods) carries a given good: 1 - (4/5)**3.
 _SHIP_HIT = 1 - 0.8**3
@@ -539,6 +540,25 @@ class SpeicherstadtHeuristic:
 _HEURISTICS: dict[str, tuple[Any, Any]] = {}
 
 
+#: The greedy player's remembered choices by public position (``act``; every GreedyBot shares them: the choice does
+#: not depend on the bot's seed, only the draw among ties does). An entry is ~1.5 kB (measured with tracemalloc), so
+#: 12,000 hold ~18 MB of a kernel: ~30 decisions of a review (a decision's rollouts left ~375 positions).
+_CHOICES = DecisionMemo(12_000)
+
+
+def _memo_key(state: GameState) -> Any:
+    """The key ``act`` remembers the choice at ``state`` by: the game's heuristic class (so another heuristic
+    registered for the game never reads this one's choices) and the public key; None where nothing is remembered: a
+    heuristic not looked up yet, or one that says ``memo = False``. Packet Row's does: its rollouts draw cards all
+    along and a fair rollout resamples the other seats' secret contracts, so a review's rollouts found 108 remembered
+    choices in 29,834 (2,223 keyed by the mover's observation), less than a key costs."""
+    hit = _HEURISTICS.get(state.game)
+    if hit is None or hit[0] is not get_game(state.game) or not getattr(hit[1], "memo", True):
+        return None
+    key = public_key(state)
+    return None if key is None else (hit[1], key)
+
+
 def heuristic_for(state: GameState) -> Any:
     """The heuristic the game's plugin declares (its "heuristic" capability), for ``state``."""
     info = get_game(state.game)
@@ -589,9 +609,18 @@ class GreedyBot:
             return actions[0]
         if self.epsilon and rng.random() < self.epsilon:
             return actions[rng.below(len(actions))]
-        values = heuristic_for(state).action_values(actions)
-        best = max(values)
-        ties = [a for a, v in zip(actions, values, strict=True) if v >= best - 1e-9]
+        # The heuristic is a function of the public position: its tied best actions are remembered by the position's
+        # public key (~10 µs against ~0.5-1 ms for valuing the actions), and a tie is still drawn from ``rng``, so the
+        # moves are the very same. Rollouts replay positions often (the 20 of an action share every move up to the
+        # next draw; neighbouring decisions of a review pass through each other's): measured in docs/review.md.
+        key = _memo_key(state)
+        ties = _CHOICES.get(key) if key is not None else None
+        if ties is None:
+            values = heuristic_for(state).action_values(actions)
+            best = max(values)
+            ties = tuple([a for a, v in zip(actions, values, strict=True) if v >= best - 1e-9])
+            if key is not None:
+                _CHOICES.put(key, ties)
         return ties[0] if len(ties) == 1 else ties[rng.below(len(ties))]
 
     def projected_scores(self, state: GameState) -> list[float]:
