@@ -260,6 +260,7 @@ def _cmd_puzzles(args: argparse.Namespace) -> int:
                             decisions_per_game=args.decisions, verify_rollouts=args.rollouts)
     seeds = range(args.seed, args.seed + args.games)
     from concurrent.futures import ProcessPoolExecutor
+    from contextlib import nullcontext
 
     from .resources import default_processes
 
@@ -267,10 +268,11 @@ def _cmd_puzzles(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     before = len(kept)
     # One game at a time into the file: a long run that is stopped keeps what it found.
-    with ProcessPoolExecutor(n) as pool:
-        for k, found in enumerate(pool.map(mine_game, [settings] * len(seeds), seeds)):
+    with ProcessPoolExecutor(n) if n > 1 else nullcontext() as pool:
+        for k, found in enumerate((pool.map if pool else map)(mine_game, [settings] * len(seeds), seeds)):
             kept = merge(kept, found)
-            write_puzzles(kept, out)
+            if kept:  # no empty puzzle file
+                write_puzzles(kept, out)
             print(f"game {k + 1}/{len(seeds)}: {len(found)} found, {len(kept)} in {out} "
                   f"({time.perf_counter() - start:.0f} s)", flush=True)
     print(f"{len(kept) - before} new puzzles from {args.games} games in {time.perf_counter() - start:.0f} s")

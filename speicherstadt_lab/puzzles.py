@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -36,7 +37,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from .analysis import compare_actions, t95
+from .analysis import Leaf, _paired_se, _rollouts, _summary, compare_actions, hybrid_horizon, t95
 from .bots import make_bot
 from .engine.errors import RecordError
 from .engine.i18n import load_messages, messages
@@ -54,6 +55,17 @@ VERIFY_ROLLOUTS = 400
 SCREEN_ROLLOUTS = 24
 #: How many of the screening's top moves are verified.
 CANDIDATES = 3
+#: Hybrid rollouts a move before the screening's futility check (the rest of :data:`SCREEN_ROLLOUTS` only if it
+#: passes).
+SCREEN_FIRST = 8
+#: The screening's futility bound: Student's t, 7 degrees of freedom, one-sided 1% (3.00), on 8 paired rollouts.
+FUTILITY_T = 3.00
+#: Play-outs a candidate after which the verification checks whether any candidate can still lead by the margin.
+VERIFY_LOOKS = (100, 200, 300)
+#: The verification's futility bound: a move's lead + 2.326 standard errors (one-sided 1%) under :data:`MARGIN`
+#: stops it. A position that truly leads by the margin is dropped at one look with at most 1% chance, at any of the
+#: three with at most 3% (Bonferroni); a position is never *accepted* early.
+FUTILITY_Z = 2.326
 #: The bots a puzzle is tried on, weakest first: the difficulty is the first that finds it.
 SOLVERS = ("greedy", "mcts:iterations=100", "mcts:iterations=400")
 #: Tries per solver (different seeds) for the difficulty.
@@ -258,10 +270,14 @@ def read_puzzles(source: str | Path | dict[str, Any]) -> list[Puzzle]:
 
 
 def write_puzzles(puzzles: Iterable[Puzzle], path: str | Path) -> None:
-    """Save puzzles as a puzzle file (JSON, one puzzle a line for readable diffs)."""
+    """Save puzzles as a puzzle file (JSON, one puzzle a line for readable diffs); written beside and moved in, so a
+    reader or a run stopped midway never sees half a file."""
     lines = [json.dumps(p.to_dict(), ensure_ascii=False, separators=(",", ":")) for p in puzzles]
     body = ",\n".join(lines)
-    Path(path).write_text(f'{{"format": "{FORMAT}", "puzzles": [\n{body}\n]}}\n', encoding="utf-8")
+    path = Path(path)
+    part = path.with_name(path.name + ".part")
+    part.write_text(f'{{"format": "{FORMAT}", "puzzles": [\n{body}\n]}}\n', encoding="utf-8")
+    os.replace(part, path)
 
 
 def shipped_variants() -> list[str]:
@@ -289,34 +305,93 @@ def load_puzzles(game: str = "speicherstadt", expansion: str | None = None, them
 # -- mining -----------------------------------------------------------------------------------------------------
 
 
+def _play(state: GameState, actions: Sequence[str], first: int, stop: int, seed: int, method: str) -> list[list[Leaf]]:
+    """Rollouts ``first`` .. ``stop - 1`` of each action, as ``compare_actions`` plays them (same seeds, so a run cut
+    into pieces gives the very numbers of one run): greedy play-outs to the end, or hybrid ones scored by the model."""
+    horizon = hybrid_horizon(state) if method == "hybrid" else None
+    acts = [state.parse_action(a) for a in actions]
+    return _rollouts(state, acts, range(first, stop), "greedy", "fair", seed, viewer=state.to_move, horizon=horizon)
+
+
+def _table(actions: Sequence[str], res: list[list[Leaf]], seat: int) -> list[dict[str, Any]]:
+    """``compare_actions``' rows from the leaves: best first (win share, then score), the top's paired lead's SE."""
+    rows = [{"action": str(a), **_summary(r, seat), "res": r} for a, r in zip(actions, res, strict=True)]
+    rows.sort(key=lambda row: (-row["win_prob"], -row["score_mean"]))
+    for row in rows:
+        row["win_gap_se"] = _paired_se(rows[0]["res"], row["res"], seat, 1)
+    return rows
+
+
+def lead_bound(res: list[list[Leaf]], seat: int, z: float) -> float:
+    """How far any move may still lead: per move the least over its rivals of its paired lead + ``z`` SE, the most
+    over the moves (the futility check of :func:`screen` and :func:`verify`; win share 0..1)."""
+    best = -math.inf
+    for k, mine in enumerate(res):
+        reach = math.inf
+        for j, other in enumerate(res):
+            if j != k:
+                d = [a[1][seat] - b[1][seat] for a, b in zip(mine, other, strict=True)]
+                mean = sum(d) / len(d)
+                se = _paired_se(mine, other, seat, 1)
+                reach = min(reach, mean + z * (0.0 if math.isnan(se) else se))
+        best = max(best, reach)
+    return best
+
+
 def screen(state: GameState, seed: int, rollouts: int = SCREEN_ROLLOUTS) -> list[str] | None:
-    """The top moves worth verifying, best first, or None when no move clearly leads (the first step)."""
+    """The top moves worth verifying, best first, or None when no move clearly leads (the first step).
+
+    Staged: after :data:`SCREEN_FIRST` rollouts a move a position whose every move's lead is out of reach
+    (:func:`lead_bound` with :data:`FUTILITY_T` below :data:`MARGIN`) is dropped; the others play all ``rollouts``
+    and are judged on them as ``compare_actions(method="hybrid")`` would."""
     if state.to_move is None or len(state.legal_actions()) < 2:
         return None
-    df = compare_actions(state, rollouts=rollouts, method="hybrid", bot="greedy", seed=seed, processes=1)
-    lead = float(df.loc[0, "win_prob"] - df.loc[1, "win_prob"])
-    se = float(df.loc[1, "win_gap_se"])
+    seat = state.to_move
+    actions = [str(a) for a in state.legal_actions()]
+    first = min(SCREEN_FIRST, rollouts)
+    res = _play(state, actions, 0, first, seed, "hybrid")
+    if first < rollouts:
+        if lead_bound(res, seat, FUTILITY_T) < MARGIN:
+            return None
+        more = _play(state, actions, first, rollouts, seed, "hybrid")
+        res = [a + b for a, b in zip(res, more, strict=True)]
+    rows = _table(actions, res, seat)
+    lead = rows[0]["win_prob"] - rows[1]["win_prob"]
+    se = rows[1]["win_gap_se"]
     if lead < MARGIN or (se > 0 and lead < 2 * se):
         return None
-    return [str(a) for a in df["action"].head(CANDIDATES)]
+    return [row["action"] for row in rows[:CANDIDATES]]
 
 
 def verify(state: GameState, candidates: Sequence[str], seed: int,
-           rollouts: int = VERIFY_ROLLOUTS) -> dict[str, Any] | None:
+           rollouts: int = VERIFY_ROLLOUTS, looks: Sequence[int] = VERIFY_LOOKS) -> dict[str, Any] | None:
     """The second step, on fresh seeds: the candidates played out by greedy bots from positions the mover cannot
-    tell apart. The best, its lead with a 95% interval and every candidate's numbers, or None when the lead is
-    under :data:`MARGIN` or the best's 95% interval overlaps another's."""
-    df = compare_actions(state, rollouts=rollouts, bot="greedy", mode="fair", seed=seed, actions=list(candidates),
-                         processes=1)
-    best, second = df.iloc[0], df.iloc[1]
+    tell apart.
+
+    The best, its lead with a 95% interval and every candidate's numbers, or None when the lead is
+    under :data:`MARGIN` or the best's 95% interval overlaps another's.
+
+    Sequential: at each of ``looks`` (play-outs a candidate, below ``rollouts``) the check stops, rejecting, when no
+    candidate can still lead by :data:`MARGIN` (:func:`lead_bound` with :data:`FUTILITY_Z`); a position is only ever
+    accepted on all ``rollouts``, with the numbers one run of ``compare_actions`` would give."""
+    seat = state.to_move
+    res: list[list[Leaf]] = [[] for _ in candidates]
+    done = 0
+    for stop in [*sorted(n for n in looks if 0 < n < rollouts), rollouts]:
+        more = _play(state, candidates, done, stop, seed, "rollouts")
+        res = [a + b for a, b in zip(res, more, strict=True)]
+        done = stop
+        if done < rollouts and lead_bound(res, seat, FUTILITY_Z) < MARGIN:
+            return None
+    rows = _table(candidates, res, seat)
+    best, second = rows[0], rows[1]
     lead = float(best["win_prob"] - second["win_prob"])
-    if lead < MARGIN or float(best["win_lo"]) <= float(df["win_hi"].iloc[1:].max()):
+    if lead < MARGIN or float(best["win_lo"]) <= max(float(r["win_hi"]) for r in rows[1:]):
         return None
     half = t95(rollouts - 1) * float(second["win_gap_se"])
-    moves = tuple({"action": str(r["action"]), **{k: round(float(r[k]), 4) for k in
-                                                  ("win_prob", "win_lo", "win_hi", "score_mean")}}
-                  for _i, r in df.iterrows())
-    return {"best": str(best["action"]), "margin": lead, "margin_ci": (lead - half, lead + half), "moves": moves}
+    moves = tuple({"action": r["action"], **{k: round(float(r[k]), 4) for k in
+                                             ("win_prob", "win_lo", "win_hi", "score_mean")}} for r in rows)
+    return {"best": best["action"], "margin": lead, "margin_ci": (lead - half, lead + half), "moves": moves}
 
 
 def acceptable_moves(state: GameState, best: str) -> tuple[str, ...]:
@@ -329,17 +404,23 @@ def acceptable_moves(state: GameState, best: str) -> tuple[str, ...]:
 def difficulty_of(state: GameState, acceptable: Sequence[str], seed: int,
                   solvers: Sequence[str] = SOLVERS, tries: int = SOLVER_TRIES) -> tuple[int, dict[str, float]]:
     """The first solver level (1-based, weakest first) that finds an acceptable move in at least half its tries
-    (each on what the mover sees only), and every level's share; ``len(solvers) + 1`` when none does."""
+    (each on what the mover sees only), and the shares of the levels tried; ``len(solvers) + 1`` when none does.
+
+    A level stops trying once its verdict is sure (half its tries found it, or can no longer), and the levels after
+    the first that finds it are not tried: the difficulty is what it would be with every try, at a fraction of the
+    search; a share is of the tries made."""
     view = state.observe(state.to_move)
     shares: dict[str, float] = {}
-    level = len(solvers) + 1
+    need = (tries + 1) // 2  # hits for "at least half"
     for k, spec in enumerate(solvers):
-        hits = sum(str(make_bot(spec, seed=derive_seed(seed, "solver", spec, t)).choose(view)) in acceptable
-                   for t in range(tries))
-        shares[spec] = hits / tries
-        if level > len(solvers) and hits * 2 >= tries:
-            level = k + 1
-    return level, shares
+        hits = made = 0
+        while made < tries and hits < need and made - hits <= tries - need:
+            hits += str(make_bot(spec, seed=derive_seed(seed, "solver", spec, made)).choose(view)) in acceptable
+            made += 1
+        shares[spec] = hits / made
+        if hits >= need:
+            return k + 1, shares
+    return len(solvers) + 1, shares
 
 
 @dataclass(frozen=True)
