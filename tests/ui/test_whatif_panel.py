@@ -3,6 +3,7 @@ ones change nothing and name the field), the comparison of the lines, and both g
 
 from __future__ import annotations
 
+import html
 import math
 
 import pytest
@@ -85,3 +86,22 @@ def test_packet_row_makes_a_chance_variation_in_the_app(game: str) -> None:
     child = app.make_chance_variation(**rearrange_args({field: [last]}))
     assert child is not None and app.node is child
     assert sequence_parts(child.state)[field][0] == last
+
+
+def test_packet_row_decks_are_named_by_their_boards_in_both_languages() -> None:
+    app = LabApp(players=3, seed=2, threaded=False, chart_delay=0)
+    app.auto.value = False  # bots on every seat, not moving: the game's start, with every deck still to come
+    app.new_game(players=3, seed=2, game="packet_row", seats=["greedy"] * 3)
+    assert app.whatif_open() and not app.node.state.is_over
+    boards = {b.id: b.name for b in app.node.state.cat.boards}
+    for lang in ("en", "de"):
+        app.lang.value = lang
+        fields = list(sequence_parts(app.node.state))
+        labels = [app.panels.whatif.tags[f][0].value for f in fields]
+        for field, label in zip(fields, labels, strict=True):
+            board = field.split(".", 1)[1]
+            name = boards[board](lang)
+            assert name in label, (name, label)  # "Next cards of the Guild Hall deck", not "... of guild"
+            assert html.escape(name) in app.whatif_info.value
+            assert not any(f" {b}" in label for b in boards if boards[b](lang) != b), label
+    assert "Zunfthaus" in app.whatif_info.value and "Guild Hall" not in app.whatif_info.value

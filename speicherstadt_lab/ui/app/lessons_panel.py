@@ -3,7 +3,8 @@
 Beside the board: the lesson's text, its task, and after the learner's move the feedback (what happened, why, the
 hint after a wrong try, the rule one click away), with "Try again" and "Next". The learner plays one seat and the
 bots the others (the lesson's replies, played at once). Progress and the lesson being played stay for the session,
-through a change of language too. Its texts: ``data/messages/lessons.toml``.
+through a change of language too, and in the browser tab through a reload (``lesson_store.py``: the tab's
+``sessionStorage``; a lesson a link names stays the one shown). Its texts: ``data/messages/lessons.toml``.
 """
 
 from __future__ import annotations
@@ -18,7 +19,9 @@ from ...lessons import Lesson, Verdict, lessons, shipped_lesson
 from ...puzzle_lessons import puzzle_lessons, puzzle_variants
 from ...records import Node
 from .. import board_for
+from .lesson_store import LessonStore, Progress
 from .panel import Panel, Settings, swap_options
+from .puzzle_chooser import PuzzleChooser, dot_window
 from .texts import load_texts
 
 TEXTS = load_texts("lessons")
@@ -85,6 +88,8 @@ class LessonsPanel(Panel):
         self._lessons_page: w.Widget | None = None
         self._drawn_lang = ""
         self._relabeling = False  # True while the set chooser's labels change language (not a user's choice)
+        self._named = False  # a lesson opened by its name (a link): what the browser kept does not replace it
+        self.store: LessonStore | None = None  # the progress kept in the browser tab, made with the page
 
     def show(self, node: Node, settings: Settings) -> None:
         """Follow the app's language (the page, once built, is redrawn when it changes); the node's game decides
@@ -107,6 +112,8 @@ class LessonsPanel(Panel):
         if self._lessons_page is not None:
             return self._lessons_page
         lay = w.Layout
+        self.store = LessonStore(self._set_ids)
+        self.store.on_restore(self._restore)
         root = self.node
         while root is not None and root.parent is not None:
             root = root.parent
@@ -125,8 +132,9 @@ class LessonsPanel(Panel):
         self.lesson_progress.add_class("ssl-lesson-progress")
         self.lesson_dots = w.HTML()
         self.lesson_dots.add_class("ssl-lesson-dots")
-        head = w.HBox([self.lessons_back, self.lesson_set_choice, self.lesson_progress, self.lesson_dots],
-                      layout=lay(width="100%"))
+        self.puzzle_chooser = PuzzleChooser(self._puzzle_choice)
+        head = w.HBox([self.lessons_back, self.lesson_set_choice, self.puzzle_chooser.box, self.lesson_progress,
+                       self.lesson_dots], layout=lay(width="100%"))
         head.add_class("ssl-lesson-head")
         self.lesson_intro = w.HTML(layout=lay(width="100%"))
         self.lesson_intro.add_class("ssl-lesson-intro")
@@ -150,7 +158,7 @@ class LessonsPanel(Panel):
         self._lesson_board_box = w.Box(layout=lay(flex="1 1 0", min_width="0", width="auto"))
         main = w.HBox([self._lesson_board_box, side], layout=lay(width="100%", align_items="flex-start"))
         self.lesson_title = w.HTML()
-        page = w.VBox([w.HTML(CSS, layout=lay(display="none")), head, self.lesson_title, main],
+        page = w.VBox([w.HTML(CSS, layout=lay(display="none")), self.store, head, self.lesson_title, main],
                       layout=lay(width="100%"))
         page.add_class("ssl-lessons")
         self._lessons_page = page
@@ -169,6 +177,21 @@ class LessonsPanel(Panel):
             return list(puzzle_lessons(game, expansion))
         return lessons(game, expansion)
 
+    def _shown_lessons(self) -> list[Lesson]:
+        """The set's lessons on offer: a puzzle set's of the theme and difficulty chosen, a lesson set's all."""
+        found = self._set_lessons()
+        if self._lesson_set.startswith(PUZZLES) and self._lessons_page is not None:
+            return self.puzzle_chooser.shown(self._lesson_set, found)
+        return found
+
+    def _puzzle_choice(self) -> None:
+        """Another theme or difficulty picked: its first puzzle, unless the one shown is of it."""
+        shown = self._shown_lessons()
+        if self.lesson not in shown:
+            self._open_lesson_at(self._lesson_set, self._set_lessons().index(shown[0]))
+        else:
+            self.redraw()
+
     # ---- moving between lessons -------------------------------------------------------------------------
 
     def _choose_lesson_set(self, key: str) -> None:
@@ -182,10 +205,13 @@ class LessonsPanel(Panel):
         found = self._set_lessons()
         index = max(0, min(index, len(found) - 1))
         self._lesson_index[key] = index
+        if self._lessons_page is not None and found[index] not in self._shown_lessons():
+            self.puzzle_chooser.clear(key)  # a puzzle a link or the tab's progress names is always shown
         if self.lesson is not found[index]:
             self._lesson_tries = 0
         self.lesson = found[index]
         self.retry_lesson()
+        self._keep()
 
     def open_lesson(self, name: str) -> bool:
         """Put the shipped lesson ``name`` (its id or file name; ``puzzle:ID`` a shipped puzzle) on the page; False
@@ -199,6 +225,7 @@ class LessonsPanel(Panel):
         for key, _title, game, expansion in self._lesson_sets:
             if (game, expansion) == (lesson.game, lesson.expansion):
                 self.page()
+                self._named = True
                 self._open_lesson_at(key, [x.id for x in lessons(game, expansion)].index(lesson.id))
                 return True
         return False
@@ -209,29 +236,42 @@ class LessonsPanel(Panel):
                 ids = [x.id for x in puzzle_lessons(game, expansion)]
                 if name in ids:
                     self.page()
+                    self._named = True
                     self._open_lesson_at(key, ids.index(name))
                     return True
         return False
 
     def next_lesson(self, step: int = 1) -> None:
-        """The next lesson of the set (``step=-1``: the one before)."""
-        self._open_lesson_at(self._lesson_set, self._lesson_index.get(self._lesson_set, 0) + step)
+        """The next lesson of the set (``step=-1``: the one before); of a puzzle set, of the theme and difficulty
+        chosen."""
+        found, shown = self._set_lessons(), self._shown_lessons()
+        here = found[self._lesson_index.get(self._lesson_set, 0)]
+        at = shown.index(here) if here in shown else 0
+        self._open_lesson_at(self._lesson_set, found.index(shown[max(0, min(at + step, len(shown) - 1))]))
 
     def retry_lesson(self) -> None:
         """The lesson from its start again (its position, the bots moved until the learner decides)."""
         lesson = self.lesson
         if lesson is None:
             return
-        self._lesson_state = lesson.start()
+        self._lesson_state = state = lesson.start()
         self._lesson_verdict = None
-        board = board_for(self._lesson_state, lang=self.settings.lang, lang_switch=False, seat=lesson.seat)
-        board.layout = w.Layout(flex="1 1 0", min_width="0", width="100%")
-        board.add_class("ssl-lesson-board")
-        board.on_action(self._on_lesson_action)
-        self.lesson_board = board
+        board = old = getattr(self, "lesson_board", None)
+        if board is not None and board.default_game == state.game:  # the same game's board: the page keeps its view
+            board.show(state)  # a fresh log, no error, clicks of the lesson before refused (a new rev)
+            board.seat = lesson.seat
+        else:
+            board = board_for(state, lang=self.settings.lang, lang_switch=False, seat=lesson.seat)
+            board.layout = w.Layout(flex="1 1 0", min_width="0", width="100%")
+            board.add_class("ssl-lesson-board")
+            board.on_action(self._on_lesson_action)
+            self.lesson_board = board
         if self._lessons_page is not None:
-            self._lesson_board_box.children = (board,)
+            if self._lesson_board_box.children != (board,):
+                self._lesson_board_box.children = (board,)
             self.redraw()
+        if old is not None and old is not board:
+            old.close()  # the board of another game, out of the page
 
     def lesson_move(self, action: str) -> Verdict:
         """The learner's move in the current lesson, as a click would play it; the verdict (IllegalAction for a
@@ -243,7 +283,10 @@ class LessonsPanel(Panel):
         self._lesson_verdict = verdict
         self._lesson_state = verdict.after
         if verdict.ok:
+            if self.lesson.id not in self._lessons_done.get(self._lesson_set, set()):  # the score's first solve
+                self.puzzle_chooser.solved(self._lesson_set, self.lesson.id, self._lesson_tries)
             self._lessons_done.setdefault(self._lesson_set, set()).add(self.lesson.id)
+            self._keep()
         else:
             self._lesson_tries += 1
         self.lesson_board.state = verdict.after
@@ -257,6 +300,41 @@ class LessonsPanel(Panel):
             return
         self.lesson_move(str(action))
 
+    # ---- the progress kept in the browser tab ------------------------------------------------------------
+
+    def _set_ids(self) -> dict[str, list[str]]:
+        """Every lesson set's key and its lessons' ids, in order (what progress from the browser is checked by)."""
+        out = {}
+        for key, _title, game, expansion in self._lesson_sets:
+            found = puzzle_lessons(game, expansion) if key.startswith(PUZZLES) else lessons(game, expansion)
+            out[key] = [x.id for x in found]
+        return out
+
+    def progress(self) -> Progress:
+        """The page's progress: the set shown, the lesson index per set, the lessons solved per set."""
+        return Progress(self._lesson_set, dict(self._lesson_index),
+                        {k: set(v) for k, v in self._lessons_done.items() if v})
+
+    def _keep(self) -> None:
+        if self.store is not None:
+            self.store.keep(self.progress())
+
+    def _restore(self, kept: Progress) -> None:
+        """The progress the browser tab kept (checked by the store): the solved lessons back, and the lesson that was
+        shown, unless a link named the lesson to show."""
+        shown = (self._lesson_set, self._lesson_index.get(self._lesson_set, 0))
+        for key, ids in kept.done.items():
+            self._lessons_done.setdefault(key, set()).update(ids)
+        for key, n in kept.index.items():
+            if not (self._named and key == shown[0]):
+                self._lesson_index[key] = n
+        want = shown if self._named else (kept.current, self._lesson_index.get(kept.current, 0))
+        if self._lessons_page is not None and want != shown:
+            self._open_lesson_at(*want)  # keeps the progress again
+            return
+        self._keep()
+        self.redraw()
+
     # ---- showing ----------------------------------------------------------------------------------------
 
     def redraw(self) -> None:
@@ -265,8 +343,8 @@ class LessonsPanel(Panel):
             return
         lang = self._drawn_lang = self.settings.lang
         lesson, state, verdict = self.lesson, self._lesson_state, self._lesson_verdict
-        found = self._set_lessons()
-        index = self._lesson_index[self._lesson_set]
+        full, found = self._set_lessons(), self._shown_lessons()
+        index = found.index(lesson) if lesson in found else 0  # its place among the lessons on offer
         done = self._lessons_done.get(self._lesson_set, set())
         self.lessons_back.description = t(lang, "back")
         self.lesson_retry.description = t(lang, "try_again")
@@ -277,10 +355,12 @@ class LessonsPanel(Panel):
         self.lesson_retry.layout.visibility = "visible" if verdict is not None else "hidden"
         puzzles = self._lesson_set.startswith(PUZZLES)
         swap_options(self, self.lesson_set_choice, self._set_options(lang))
+        self.puzzle_chooser.update(self._lesson_set, full if puzzles else [], lang, done)
         progress = PUZZLE_TEXTS[lang]["progress"] if puzzles else TEXTS[lang]["progress"]
         self.lesson_progress.value = html.escape(progress.format(n=index + 1, total=len(found)))
         dots = "".join(f'<span class="ssl-dot{" done" if x.id in done else ""}{" here" if i == index else ""}" '
-                       f'title="{html.escape(x.say("title", lang))}"></span>' for i, x in enumerate(found))
+                       f'title="{html.escape(x.say("title", lang))}"></span>'
+                       for i, x in ((i, found[i]) for i in dot_window(len(found), index)))
         tips = PUZZLE_TEXTS if puzzles else TEXTS
         tip = html.escape(tips[lang]["progress_tip"].format(done=len(done & {x.id for x in found}), total=len(found)))
         self.lesson_dots.value = f'<span title="{tip}">{dots}</span>'
@@ -318,7 +398,7 @@ class LessonsPanel(Panel):
         happened = f"<b>{html.escape(t(lang, 'happened'))}:</b><ul>{shown}</ul>"
         if verdict.ok:
             last = ""
-            if self._lesson_index[self._lesson_set] == len(self._set_lessons()) - 1:
+            if self.lesson is self._shown_lessons()[-1]:
                 last = f"<p>{html.escape(t(lang, 'done_all'))}</p>"
             return (f'<p class="ok">{html.escape(t(lang, "solved"))}</p>'
                     f"<p><b>{html.escape(t(lang, 'why'))}:</b> {html.escape(lesson.say('explanation', lang))}</p>"

@@ -80,9 +80,11 @@ def branch_of_chance(node: Node) -> Node | None:
 
 
 def compare_table(node: Node) -> pd.DataFrame:
-    """One row per line leaving the branch point above ``node`` (as played first, then each chance variation): the
-    line's first step, each seat's win chance there (``quick_evaluate`` from the line's own hidden order) and its
-    final points where the line was played to the end (NaN where not). ValueError without a chance variation."""
+    """One row per line leaving the branch point above ``node`` (as played first, then each chance variation).
+    ValueError without a chance variation.
+
+    The columns: the line's first step, each seat's win chance there (``quick_evaluate`` from the line's own hidden
+    order) and its final points where the line was played to the end (NaN where not)."""
     branch = branch_of_chance(node)
     if branch is None:
         raise ValueError("no chance variation at or before this position")
@@ -112,8 +114,10 @@ def compare_table(node: Node) -> pd.DataFrame:
 
 class WhatIfPanel(Panel):
     """The "What if…" panel (``box``; its own texts, ``data/messages/whatif.toml``): what is to come, the picks of
-    the next items, and the comparison of the lines. Emits ``make`` (``parts``: ``rearranged``'s keywords) when its
-    button is pressed, and ``compare`` for its comparison button; the coordinator makes the variation."""
+    the next items, and the comparison of the lines.
+
+    Emits ``make`` (``parts``: ``rearranged``'s keywords) when its button is pressed, and ``compare`` for its comparison
+    button; the coordinator makes the variation."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -173,7 +177,7 @@ class WhatIfPanel(Panel):
         rows: list[w.Widget] = []
         for field, items in parts.items():
             label, tags = self.tags.get(field) or self._new_tags(field)
-            label.value = html.escape(wtext(lang, "next_label", part=self._part_name(field, lang)))
+            label.value = html.escape(wtext(lang, "next_label", part=self._part_name(field, lang, state)))
             tags.placeholder = wtext(lang, "placeholder")
             allowed = sorted(set(items))
             if list(tags.allowed_tags) != allowed:
@@ -191,10 +195,12 @@ class WhatIfPanel(Panel):
         return label, tags
 
     @staticmethod
-    def _part_name(field: str, lang: str) -> str:
+    def _part_name(field: str, lang: str, state: Any = None) -> str:
+        """A hidden sequence's name in ``lang``: a deck by the name its game gives it (``deck_name``), else its id."""
         key, _, sub = field.partition(".")
         if sub:
-            return wtext(lang, "part_decks", deck=sub)
+            namer = getattr(state, "deck_name", None)
+            return wtext(lang, "part_decks", deck=namer(sub, lang) if namer is not None else sub)
         return wtext(lang, f"part_{key}") if f"part_{key}" in WTEXTS[lang] else key
 
     def _to_come_html(self, state: Any, parts: dict[str, list[str]], lang: str) -> str:
@@ -222,7 +228,8 @@ class WhatIfPanel(Panel):
             name = getattr(state, namer, None) if namer else None
             shown = ", ".join(f'{html.escape(name(x, lang))} <small class="ssl-id">{html.escape(x)}</small>' if name
                               else html.escape(x) for x in items[:12]) + (" …" if len(items) > 12 else "")
-            blocks.append(f"<div><b>{html.escape(self._part_name(field, lang))}</b> ({len(items)}): {shown}</div>")
+            part = html.escape(self._part_name(field, lang, state))
+            blocks.append(f"<div><b>{part}</b> ({len(items)}): {shown}</div>")
         return (f'<div class="ssl-whatif-tocome"><div>{html.escape(wtext(lang, "to_come"))}</div>'
                 f"{''.join(blocks)}</div>")
 
