@@ -454,11 +454,10 @@ def test_the_app_refuses_bogus_and_stale_messages_and_keeps_everything() -> None
             app.tree.handle_message({"kind": "goto", "id": ident})
             assert "field 'id'" in html.unescape(app.message.value) and app.node.ply == 1
         removed = app.record.root.children[0]
-        ids = app._ids.get(removed)
+        ids = app.panels.moves.ident(removed)
         app.goto(app.record.root)
         app.record.remove(removed)
-        if ids is not None:
-            app.tree.handle_message({"kind": "goto", "id": ids})
-            assert app.node is app.record.root and "field 'id'" in html.unescape(app.message.value)
+        app.tree.handle_message({"kind": "goto", "id": ids})
+        assert app.node is app.record.root and "field 'id'" in html.unescape(app.message.value)
     finally:
         app.close()

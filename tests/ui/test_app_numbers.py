@@ -226,7 +226,7 @@ def test_luck_is_a_change_in_percentage_points_with_its_bound(app: LabApp) -> No
         if isinstance(luck, dict):
             luck["win_before"] = [0.0, 0.5, 0.5]
             luck["win_after"] = [1.0, 0.0, 0.0]
-    app._summary_key = None
+    app.panels.review.invalidate()
     app.set_lang("en")
     shown = re.findall(r'<td class="ssl-luck"[^>]*>([^<]*)</td>', app.review_summary.value)
     assert shown[0] == "+200 ± 26 pp"  # 1.96 · √(4 · 0.1 · 0.9 / 20) = 0.26 (0 and 1 from 16 rollouts each)

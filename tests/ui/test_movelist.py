@@ -53,14 +53,14 @@ def test_moves_carry_ply_round_seat_and_a_head_where_a_round_starts(app: LabApp)
     play_plies(app, 2)
     line = app.record.mainline()
     got = app.tree.tree["line"]
-    assert [i["i"] for i in got] == [app._id(n) for n in line[1:]]
+    assert [i["i"] for i in got] == [app.panels.moves.ident(n) for n in line[1:]]
     for item, node in zip(got, line[1:], strict=True):
         assert item["p"] == node.ply and item["s"] == node.actor and item["a"] == node.action
         assert item["r"] == node.parent.state.round  # the round the move was made in
     heads = [(i["p"], i["r"], i["h"]) for i in got if "h" in i]
     first_of_two = next(n.ply for n in line[1:] if n.parent.state.round == 2)
     assert heads == [(1, 1, "round"), (first_of_two, 2, "round")]
-    assert app.tree.tree["root"] == app._id(app.record.root) and "c" not in app.tree.tree
+    assert app.tree.tree["root"] == app.panels.moves.ident(app.record.root) and "c" not in app.tree.tree
 
 
 def test_a_variation_and_the_line_after_it_go_on_with_the_round(app: LabApp) -> None:
@@ -70,7 +70,7 @@ def test_a_variation_and_the_line_after_it_go_on_with_the_round(app: LabApp) -> 
     alt = app.play(other)
     main = app.tree.tree["line"]
     forked = main[1]
-    assert forked["v"][0][0]["i"] == app._id(alt) and forked["v"][0][0]["h"] == "more"
+    assert forked["v"][0][0]["i"] == app.panels.moves.ident(alt) and forked["v"][0][0]["h"] == "more"
     assert main[2]["h"] == "more" and main[2]["r"] == 1  # round 1 goes on after the variation
     assert "h" not in main[3]
 
@@ -89,7 +89,7 @@ def test_flagged_moves_carry_the_reviews_glyph(app: LabApp) -> None:
     line[1].annotations[REVIEW_KEY] = {"flag": "mistake", "best": "place 0"}
     line[2].annotations[REVIEW_KEY] = {"flag": "inaccuracy", "best": "place 1"}
     line[3].annotations[REVIEW_KEY] = {"flag": "", "best": line[3].action}
-    app._refresh_tree()
+    app.panels.moves.refresh()
     got = app.tree.tree["line"]
     assert [(i.get("f"), i.get("g")) for i in got] == [("mistake", "?"), ("inaccuracy", "?!"), (None, None),
                                                        (None, None)]
@@ -180,7 +180,8 @@ def test_the_keys_step_through_the_line(app: LabApp) -> None:
     play_plies(app, 5)
     end = app.node
     assert key(app, "prev") and app.node is end.parent and app.board.state is end.parent.state
-    assert key(app, "first") and app.node is app.record.root and app.tree.current == app._id(app.record.root)
+    assert key(app, "first") and app.node is app.record.root
+    assert app.tree.current == app.panels.moves.ident(app.record.root)
     assert key(app, "prev") and app.node is app.record.root  # nothing before the start
     assert key(app, "next") and app.node.ply == 1
     assert key(app, "last") and app.node is end

@@ -100,12 +100,35 @@ def private_panel_reads(trees: dict[str, ast.Module]) -> list[str]:
     return out
 
 
+#: Every panel object of the app, by module: the checks below cover each of them.
+PANELS = {"charts_panel": "ChartsPanel", "classroom": "ClassroomPanel", "hint_panel": "HintPanel",
+          "lessons_panel": "LessonsPanel", "live_panel": "LivePanel", "movelist": "MoveListPanel",
+          "review": "ReviewPanel", "rules_panel": "RulesPanel", "scenario_panel": "ScenarioPanel",
+          "seats": "SeatsPanel", "whatif_panel": "WhatIfPanel"}
+
+
 def test_panels_read_only_what_they_own_and_import_no_other_panel() -> None:
     trees = _trees()
-    assert any(_panel_classes(t) for t in trees.values()), "no panel object found: the check would pass vacuously"
+    found = {mod: cls.name for mod, tree in trees.items() for cls in _panel_classes(tree)}
+    assert found == PANELS  # a panel added, or a part of the coordinator made a panel: list it here
+    # the coordinator's own parts are mixins; every other part of the app is a panel object it holds
+    assert [b.__name__ for b in LabApp.__bases__] == ["Navigation", "Labels", "JobRunner", "Sharing", "PanelHost"]
+    assert not issubclass(LabApp, Panel)
     assert foreign_reads(trees) == []
     assert forbidden_imports(trees) == []
     assert private_panel_reads(trees) == []
+
+
+#: The coordinator's plain helpers: widgets with the few values they are given, no reference to the app.
+HELPERS = {"navigation": "NavBar", "jobs_panel": "JobBar"}
+
+
+def test_the_coordinators_helpers_read_only_what_they_own() -> None:
+    trees = _trees()
+    for mod, name in HELPERS.items():
+        cls = next(c for c in trees[mod].body if isinstance(c, ast.ClassDef) and c.name == name)
+        assert _self_reads(cls) - _owned(cls) == set(), name
+        assert _self_reads(cls) & {"app", "record", "node", "panels", "_lock"} == set(), name
 
 
 def test_the_checks_catch_a_panel_that_reaches_into_the_app() -> None:
@@ -137,6 +160,7 @@ def test_a_panel_reports_by_events_and_the_app_reacts() -> None:
         assert not app.tutorial_button.value and app.rules is app.panels.rules.accordion
         assert app.panels.rules.node is app.node
         assert app.panels.rules.settings == Settings("en", False, False, human_to_move=True)  # seat 0, a person
+        assert sorted(type(p).__name__ for p in app.panels) == sorted(PANELS.values())
         app.play(app.state.legal_actions()[0])
         assert all(panel.node is app.node for panel in app.panels)
         app.set_lang("de")

@@ -28,21 +28,18 @@ from ...engine.errors import IllegalAction, RecordError
 from ...engine.i18n import LANGS
 from ...engine.protocol import GameInfo, Variant, games
 from ...records import GameRecord, Node
-from .. import board_for, charts
+from .. import board_for
 from ..board import ASSETS
 from ..probe import Probe
-from .charts_panel import ChartsPanel
-from .classroom import Classroom
 from .jobs import Job
-from .jobs_panel import JobRunner
+from .jobs_panel import JobBar, JobRunner
 from .labels import Labels
-from .movelist import MoveList, tree_labels
-from .navigation import Navigation
+from .navigation import NavBar, Navigation
 from .panel_host import PanelHost
-from .review import REVIEW_ROLLOUTS, ReviewPanel
 from .seats import MAX_SEATS, SEAT_KINDS, STAND_IN, STRENGTHS
+from .sharing import Sharing
 from .texts import TEXTS, text
-from .widgets import Loader, Saver, TreeView
+from .widgets import Loader, Saver
 
 SHOW_EVERY = 0.15  # seconds between board updates while bots play on
 # The board in the app: the top bar's one language switch sets its texts (the keys ← → Home End: the move list's).
@@ -65,7 +62,7 @@ def variant_of(state: Any) -> str:
     return max(fits)[1] if fits else state.game
 
 
-class LabApp(Navigation, MoveList, Labels, JobRunner, ChartsPanel, ReviewPanel, Classroom, PanelHost):
+class LabApp(Navigation, Labels, JobRunner, Sharing, PanelHost):
     """The analysis app. ``widget`` is the whole app; the controls are attributes (see the module doc).
 
     The coordinator: it owns the record, the node on the board, the jobs, their lock and the charts' timer; the
@@ -84,23 +81,12 @@ class LabApp(Navigation, MoveList, Labels, JobRunner, ChartsPanel, ReviewPanel, 
         self.threaded = threaded
         self.chart_delay = chart_delay
         self._lock = threading.RLock()
-        self._chart_lock = threading.Lock()
         self._timer: threading.Timer | None = None
-        self._chart_gen = self._chart_synced = 0
         self._job: Job | None = None
         self._pending_auto = False
         self._hold_auto = False  # True while new_game sets the seats of the game it is about to start
-        self._syncing = False
-        self._relabeling = False
         self._bots: dict[int, tuple[str, Any]] = {}
         self._explain: dict[Node, tuple[str, pd.DataFrame]] = {}
-        self._win: dict[tuple[Node, int, str], pd.DataFrame] = {}
-        self._traj: dict[Node, pd.DataFrame] = {}
-        self._model_wins: dict[Node, pd.DataFrame | None] = {}
-        self._ids: dict[Node, int] = {}
-        self._by_id: list[Node] = []
-        self._tree_nodes = -1
-        self._comment_node: Node | None = None
         self._last_show = 0.0
         self.record = GameRecord.new(players=players, seed=seed)
         self.node = self.record.root
@@ -115,7 +101,7 @@ class LabApp(Navigation, MoveList, Labels, JobRunner, ChartsPanel, ReviewPanel, 
     def _build_controls(self, lang: str) -> None:
         t = TEXTS[lang]
         lay = w.Layout
-        self._make_panels(lang)  # seats, live analysis, rules, scenario, What if…, lessons (panel_host.py)
+        self._make_panels(lang)  # the panel objects, their events and widgets' names (panel_host.py)
         self.lang = w.ToggleButtons(options=[("EN", "en"), ("DE", "de")], value=lang,
                                     style={"button_width": "46px"}, layout=lay(width="auto"))
         self.players = w.BoundedIntText(value=3, min=2, max=MAX_SEATS, description=t["players"],
@@ -130,72 +116,25 @@ class LabApp(Navigation, MoveList, Labels, JobRunner, ChartsPanel, ReviewPanel, 
 
         self.board = board_for(self.record.initial, lang=lang, **BOARD_IN_APP)
 
-        self.first_button = w.Button(tooltip=t["first"], description="«", layout=lay(width="38px"))
-        self.back_button = w.Button(tooltip=t["back"], description="‹", layout=lay(width="38px"))
-        self.forward_button = w.Button(tooltip=t["forward"], description="›", layout=lay(width="38px"))
-        self.last_button = w.Button(tooltip=t["last"], description="»", layout=lay(width="38px"))
-        for b in (self.first_button, self.back_button, self.forward_button, self.last_button):
-            b.add_class("ssl-navbtn")
-        self.slider = w.IntSlider(value=0, min=0, max=0, readout=False, continuous_update=True,
-                                  layout=lay(flex="1 1 auto", width="auto", min_width="120px"))
-        self.position = w.HTML(layout=lay(width="auto"))
-        self.position.add_class("ssl-position")
-        self.promote_button = w.Button(description=t["promote"], layout=lay(width="auto", display="none"))
+        nav = self.nav = NavBar(lang)  # the record cursor's controls (navigation.py)
+        self.first_button, self.back_button, self.slider = nav.first_button, nav.back_button, nav.slider
+        self.forward_button, self.last_button = nav.forward_button, nav.last_button
+        self.position, self.promote_button = nav.position, nav.promote_button
 
         self.bot_button = w.Button(description=t["bot"], button_style="info", layout=lay(width="auto"))
         self.round_button = w.Button(description=t["round"], layout=lay(width="auto"))
         self.end_button = w.Button(description=t["end"], layout=lay(width="auto"))
         self.auto = w.Checkbox(value=True, description=t["auto"], indent=False, layout=lay(width="auto"))
-        self.progress = w.IntProgress(value=0, min=0, max=1, layout=lay(width="110px", display="none"))
-        self.status = w.HTML(layout=lay(width="auto"))
-        self.status.add_class("ssl-status")
-        self.cancel_button = w.Button(description=t["cancel"], button_style="danger", disabled=True,
-                                      layout=lay(width="auto"))
-        self.message = w.HTML(layout=lay(width="100%"))
-        self.message.add_class("ssl-msg")
+        bar = self.job_bar = JobBar(lang)  # the job's controls and the message line (jobs_panel.py)
+        self.cancel_button, self.progress, self.status, self.message = (bar.cancel_button, bar.progress, bar.status,
+                                                                        bar.message)
 
-        self.tree = TreeView(labels=tree_labels(lang))
-        self.comment = w.Textarea(placeholder=t["comment_hint"], rows=2, continuous_update=False,
-                                  layout=lay(width="100%"))
-        self.comment.add_class("ssl-comment")
         self.explanation = w.HTML(layout=lay(width="100%"))
         self.explanation.add_class("ssl-explain")
 
-        # the tabs size to their labels (a fixed width cut "nach Runde" off); app.css gives them a least width
-        self.x_mode = w.ToggleButtons(options=[(t["x_ply"], "ply"), (t["x_round"], "round")], value="ply",
-                                      style={"button_width": "auto"}, layout=lay(width="auto"))
-        self.x_mode.add_class("ssl-tabs")
-        self.win_button = w.Button(description=t["win"], button_style="success", layout=lay(width="auto"))
-        self.rollouts = w.BoundedIntText(value=100, min=10, max=2000, step=10, description=t["rollouts"],
-                                         style={"description_width": "auto"}, layout=lay(width="150px"))
-        self.rollouts.add_class("ssl-rollouts")
-        # greedy by default: 100 greedy rollouts judged held-out games best of all the lab's ways, random ones worst
-        # (docs/review.md, "Calibration"); their Wilson band is then one for the win chance of greedy play
-        self.rollout_bot = w.Dropdown(options=[(t["rb_random"], "random"), (t["rb_greedy"], "greedy")],
-                                      value="greedy", layout=lay(width="auto"))  # as wide as its longest label
-        self.review_button = w.Button(description=t["review"], button_style="primary", layout=lay(width="auto"))
-        self.review_button.add_class("ssl-review-btn")
-        self.review_rollouts = w.BoundedIntText(value=REVIEW_ROLLOUTS, min=2, max=500, step=5,
-                                                description=t["review_rollouts"], style={"description_width": "auto"},
-                                                layout=lay(width="200px"))
-        self.flag_list = w.Select(options=[], rows=6, layout=lay(width="100%"))
-        self.flag_list.add_class("ssl-flag-list")
-        self.review_rollouts.add_class("ssl-review-rollouts")
-        self.review_summary = w.HTML(layout=lay(width="100%"))  # per seat: best moves, flags, luck
-        self.alternative = w.HTML(layout=lay(width="100%"))
-        self.alternative.add_class("ssl-explain")
-        self.better_button = w.Button(description=t["play_better"], button_style="success",
-                                      layout=lay(width="auto", display="none"))
-        # The rules of the game on the board (rules_panel.py), opened from the top bar's toggle, shown under it
-        self._classroom_controls(lang)  # share link, projector mode, a link's notice (classroom.py)
         self.tutorial_button = w.ToggleButton(value=False, layout=lay(width="auto"))
         self.tutorial_button.add_class("ssl-tutorial-btn")
         self.tutorial_button.observe(lambda _c: self._show_page(), "value")
-        self._flag_nodes: list[Node] = []
-        self._shown_flag: Node | None = None
-        # empty until __init__'s _apply_lang draws the game (its figure would be built twice otherwise)
-        self.chart = charts.figure_widget({"data": [], "layout": {}})
-        self.chart.on_click(self._on_mark_click)  # a click on a review mark jumps to that decision
 
         # wiring
         self.new_button.on_click(lambda _b: self.new_game())
@@ -209,17 +148,9 @@ class LabApp(Navigation, MoveList, Labels, JobRunner, ChartsPanel, ReviewPanel, 
         self.round_button.on_click(lambda _b: self.play_to_round_end())
         self.end_button.on_click(lambda _b: self.play_to_end())
         self.cancel_button.on_click(lambda _b: self.cancel())
-        self.win_button.on_click(lambda _b: self.compute_win_chances())
-        self.review_button.on_click(lambda _b: self.review_game())
-        self.better_button.on_click(lambda _b: self.play_better())
-        self.flag_list.observe(self._on_flag_list, "value")
         self.players.observe(lambda _c: self._show_seat_controls(), "value")
-        self.x_mode.observe(lambda _c: None if self._relabeling else self._schedule_charts(now=True), "value")
         self.lang.observe(lambda _c: self._apply_lang(), "value")
         self._wire_board()
-        self.tree.on_select(self._on_tree)
-        self.tree.on_step(self._on_tree_step)
-        self.comment.observe(self._on_comment_box, "value")
         self.auto.observe(lambda c: self._maybe_autoplay() if c["new"] else None, "value")
 
         self.widget = self._layout()
@@ -243,13 +174,10 @@ class LabApp(Navigation, MoveList, Labels, JobRunner, ChartsPanel, ReviewPanel, 
             return box
 
         self._panel_titles: list[tuple[w.HTML, str]] = []
-        nav = w.HBox([self.first_button, self.back_button, self.slider, self.forward_button, self.last_button],
-                     layout=w.Layout(width="100%", align_items="center"))
-        where = w.HBox([self.position, self.promote_button], layout=w.Layout(align_items="center"))
+        nav, where = self.nav.row, self.nav.where
         bots = w.HBox([self.bot_button, self.round_button, self.end_button],
                       layout=w.Layout(flex_flow="row wrap"))
-        job = w.HBox([self.cancel_button, self.progress, self.status],
-                     layout=w.Layout(align_items="center", flex_flow="row wrap"))
+        job = self.job_bar.row
         strength = w.HBox([self.mcts_strength, self.auto], layout=w.Layout(align_items="center"))
         side = w.VBox([
             panel("tree", nav, where, self.tree, self.comment),
@@ -267,12 +195,7 @@ class LabApp(Navigation, MoveList, Labels, JobRunner, ChartsPanel, ReviewPanel, 
         figs.add_class("ssl-charts")
         for row in (nav, where, bots, job, strength, side, main, chart_bar):
             row.add_class("ssl-row")
-        self._flag_title = w.HTML()
-        self._flag_title.add_class("ssl-panel-title")
-        review_box = w.VBox([w.HBox([self.review_button, self.review_rollouts], layout=w.Layout(align_items="center")),
-                             self.review_summary, self._flag_title, self.flag_list, self.alternative,
-                             self.better_button],
-                            layout=w.Layout(width="340px", flex="0 0 340px"))
+        review_box = self.panels.review.box
         figs.layout = w.Layout(flex="1 1 0", min_width="0", width="auto")
         chart_panel = w.VBox([chart_bar, w.HBox([figs, review_box], layout=w.Layout(width="100%"))],
                              layout=w.Layout(width="100%"))
@@ -285,7 +208,7 @@ class LabApp(Navigation, MoveList, Labels, JobRunner, ChartsPanel, ReviewPanel, 
         self._tutorial_box = w.VBox(layout=w.Layout(width="100%", display="none"))
         self._page = w.VBox([self._lab_box, self._tutorial_box], layout=w.Layout(width="100%"))
         self.probe = Probe()
-        app = w.VBox([css, self._projector_css, self.probe, top, self._page], layout=w.Layout(width="100%"))
+        app = w.VBox([css, self.panels.classroom.css, self.probe, top, self._page], layout=w.Layout(width="100%"))
         app.add_class("ssl-app")
         app.add_class("ssl-idle")
         return app
@@ -338,9 +261,10 @@ class LabApp(Navigation, MoveList, Labels, JobRunner, ChartsPanel, ReviewPanel, 
     def new_game(self, players: int | None = None, seed: int | None = None,
                  seats: Sequence[str] | None = None, game: str | None = None) -> None:
         """Start a new record: ``players`` 2–5, ``seed``, and per seat "human", "random", "greedy", "mcts"
-        or a bot spec such as "mcts:iterations=50" (missing seats keep their setting). ``game`` is
-        a key of the game chooser (:func:`game_variants`: "speicherstadt", "kaispeicher" for the game with its
-        expansion, "packet_row", or any registered game's); None keeps the chooser's value."""
+        or a bot spec such as "mcts:iterations=50" (missing seats keep their setting).
+
+        ``game`` is a key of the game chooser (:func:`game_variants`: "speicherstadt", "kaispeicher" for the game with
+        its expansion, "packet_row", or any registered game's); None keeps the chooser's value."""
         if self._refuse_if_busy():
             return
         if game is not None:
@@ -369,15 +293,8 @@ class LabApp(Navigation, MoveList, Labels, JobRunner, ChartsPanel, ReviewPanel, 
     def _use_record(self, record: GameRecord, node: Node) -> None:
         with self._lock:
             self.record = record
-            self._ids.clear()
-            self._by_id.clear()
             self._explain.clear()
-            self._shown_flag = None
-            self._win.clear()
-            self._traj.clear()
-            self._model_wins.clear()
             self._bots.clear()
-            self._tree_nodes = -1
             self.panels.scenario.forget()  # start_scenario puts its notice up again
             initial = record.initial
             n = initial.n_players
@@ -387,20 +304,12 @@ class LabApp(Navigation, MoveList, Labels, JobRunner, ChartsPanel, ReviewPanel, 
             self._board_fits(initial)
             if isinstance(record.seed, int) and self.seed.value != record.seed:
                 self.seed.value = record.seed
-            self.tree.seats = self._tree_seats()
             self._show_seat_controls()
             self._move_to(node)
 
-    def _id(self, node: Node) -> int:
-        got = self._ids.get(node)
-        if got is None:
-            got = self._ids[node] = len(self._by_id)
-            self._by_id.append(node)
-        return got
-
     def node_by_id(self, ident: int) -> Node:
         """The node with tree id ``ident`` (as the tree view sends it)."""
-        return self._by_id[ident]
+        return self.panels.moves.node_by_id(ident)
 
     def line(self) -> list[Node]:
         """The current line: from the start through the node on the board, on along first children."""
@@ -414,6 +323,7 @@ class LabApp(Navigation, MoveList, Labels, JobRunner, ChartsPanel, ReviewPanel, 
     def play(self, action: Any, applied: tuple[Any, Any] | None = None) -> Node:
         """Play ``action`` (notation) at the current node as a human move, like a click on the board: an
         existing child with it, else a new variation; then the bots move if they move by themselves.
+
         Raises :class:`IllegalAction` (and changes nothing) for an illegal action, RuntimeError while bots
         are moving. ``applied``: (state, state after) of a board's click, applied once (``Node.play``)."""
         with self._lock:

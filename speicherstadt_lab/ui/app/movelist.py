@@ -7,13 +7,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import ipywidgets as w
+
 from ...engine.protocol import get_game
 from ...records import GameRecord, Node
 from ...reviewing import REVIEW_KEY
 from .. import charts
 from ..clicks import click_kind
 from ..model import seat_tokens, show_value
+from .panel import Panel, Settings
 from .texts import TEXTS, text
+from .widgets import TreeView
 
 #: The review's flags as the glyphs of a move list (the review has no level above "mistake").
 GLYPHS = {"inaccuracy": "?!", "mistake": "?"}
@@ -57,7 +61,9 @@ def clean_comment(value: Any) -> str | None:
 
 def step_of(msg: Any) -> str:
     """Where the tree's ``{"kind": "step", "to": ...}`` goes (one of :data:`STEPS`), or :class:`MoveListError`
-    naming the field at fault. A step is relative to the node on the board when Python takes it: each key press is
+    naming the field at fault.
+
+    A step is relative to the node on the board when Python takes it: each key press is
     one message, taken in order, so presses faster than the page redraws add up instead of being lost."""
     click_kind(msg, {"step": ("to",)}, _step_error)
     to = msg["to"]
@@ -147,64 +153,97 @@ def tree_labels(lang: str) -> dict[str, str]:
     return {"start": t["start"], "round": t["tree_round"], "chance": t["chance"]}
 
 
-class MoveList:
-    """A part of :class:`~.lab.LabApp` (a mixin): comments and keyboard steps."""
+class MoveListPanel(Panel):
+    """The move tree (``tree``) and the comment box (``comment``) of the node shown.
 
-    # ---- comments -------------------------------------------------------------------------------------
+    Emits ``select`` (``node``: a move clicked), ``step`` (``to``: a key pressed), ``comment`` (``node``, ``text``:
+    the box edited) and ``refused`` (``message``: a bad browser message, named in the app's language)."""
 
-    def set_comment(self, comment: str | None, node: Node | None = None) -> Node:
-        """Set the comment of ``node`` (default: the node on the board); "" or None removes it. Raises
-        :class:`MoveListError` (a ValueError naming the field 'comment') for what is not short plain text."""
-        cleaned = clean_comment(comment)
-        with self._lock:
-            node = self.node if node is None else node
-            self.record.path_to(node)  # ValueError for a node of another record
-            node.comment = cleaned
-            self._refresh_tree()
-            if node is self.node:
-                self._show_comment()
-        return node
+    def __init__(self, lang: str) -> None:
+        super().__init__()
+        t = TEXTS[lang]
+        self.tree = TreeView(labels=tree_labels(lang))
+        self.comment = w.Textarea(placeholder=t["comment_hint"], rows=2, continuous_update=False,
+                                  layout=w.Layout(width="100%"))
+        self.comment.add_class("ssl-comment")
+        self._ids: dict[Node, int] = {}
+        self._by_id: list[Node] = []
+        self._tree_nodes = -1  # the record's node count when the tree was sent (-1: send it again)
+        self._drawn: tuple[Any, str] | None = None  # (the record's root, the language) the seats were named for
+        self._comment_node: Node | None = None
+        self.tree.on_select(self._on_select)
+        self.tree.on_step(self._on_step)
+        self.comment.observe(self._on_comment_box, "value")
 
-    def _on_comment_box(self, change: dict[str, Any]) -> None:
-        """The box was edited (it sends when it loses the focus): the comment of the node it showed."""
-        node = self._comment_node if self._comment_node is not None else self.node
-        if node.record is not self.record or change["new"] == (node.comment or ""):
-            return  # another record was loaded meanwhile, or the box shows the comment it was given
-        try:
-            self.set_comment(change["new"], node)
-        except MoveListError as err:
-            self._say(err.text(self.lang_code), error=True)
-            with self._lock:
-                self._show_comment()
-
-    def _show_comment(self) -> None:
-        """The comment box shows the comment of the node on the board (call with the lock held)."""
-        self._comment_node = self.node
-        value = self.node.comment or ""
+    def show(self, node: Node, settings: Settings) -> None:
+        """The tree of ``node``'s record with ``node`` current (sent again only when it changed), its comment in the
+        box; a new record or language renames the seats and the labels."""
+        super().show(node, settings)
+        lang = settings.lang
+        record = node.record
+        if self._drawn is None or self._drawn[0] is not record.root or self._drawn[1] != lang:
+            if self._drawn is None or self._drawn[0] is not record.root:
+                self._ids.clear()
+                self._by_id.clear()
+            self._drawn = (record.root, lang)
+            self.tree.seats = tree_seats(record.initial, lang)
+            self.tree.labels = tree_labels(lang)
+            self.comment.placeholder = TEXTS[lang]["comment_hint"]
+            self._tree_nodes = -1  # the moves' phrases are in the language: the tree is sent again
+        count = len(record.nodes())
+        if count != self._tree_nodes:
+            self.tree.tree = tree_data(record, self.ident, lang)
+            self._tree_nodes = count
+        self.tree.current = self.ident(node)
+        self._comment_node = node
+        value = node.comment or ""
         if self.comment.value != value:
             self.comment.value = value
 
-    def _refresh_tree(self) -> None:
-        """Redraw the tree although no node was added (a comment or a review changed what it shows)."""
+    def invalidate(self) -> None:
+        """Send the whole tree with the next :meth:`show` (a comment, a review or the main line changed it)."""
         self._tree_nodes = -1
-        self._show_tree()
 
-    # ---- keyboard steps -------------------------------------------------------------------------------
+    def refresh(self) -> None:
+        """Send the whole tree again now, at the node last shown."""
+        self.invalidate()
+        if self.node is not None:
+            self.show(self.node, self.settings)
 
-    def step(self, to: str) -> None:
-        """Step along the current line as the keys do: "first" (Home), "prev" (←), "next" (→), "last" (End)."""
-        moves = {"first": self.first, "prev": self.back, "next": self.forward, "last": self.last}
-        if to not in moves:
-            raise ValueError(f"to: must be one of {', '.join(STEPS)}, not {to!r}")
-        moves[to]()
+    def ident(self, node: Node) -> int:
+        """The tree's id of ``node`` (given on first sight, kept while the record is shown)."""
+        got = self._ids.get(node)
+        if got is None:
+            got = self._ids[node] = len(self._by_id)
+            self._by_id.append(node)
+        return got
 
-    def _on_tree_step(self, msg: Any) -> bool:
+    def node_by_id(self, ident: int) -> Node:
+        """The node with tree id ``ident`` (as the tree view sends it)."""
+        return self._by_id[ident]
+
+    def _on_select(self, ident: Any) -> None:
+        ok = isinstance(ident, int) and not isinstance(ident, bool) and 0 <= ident < len(self._by_id)
+        node = self._by_id[ident] if ok else None
+        if node is None or self.node is None or node.record is not self.node.record:  # a move no longer there
+            self.emit("refused", message=text(self.settings.lang, "tree_id", got=show_value(ident)))
+            return
+        self.emit("select", node=node)
+
+    def _on_step(self, msg: Any) -> bool:
         """The tree's ``step`` message (a key pressed anywhere on the page): checked (a bad one is refused with a
-        message naming the field), then stepped from the node on the board. False if refused."""
+        message naming the field), then emitted. False if refused."""
         try:
             to = step_of(msg)
         except MoveListError as err:
-            self._say(err.text(self.lang_code), error=True)
+            self.emit("refused", message=err.text(self.settings.lang))
             return False
-        self.step(to)
+        self.emit("step", to=to)
         return True
+
+    def _on_comment_box(self, change: dict[str, Any]) -> None:
+        """The box was edited (it sends when it loses the focus): the comment of the node it showed."""
+        node = self._comment_node
+        if node is None or change["new"] == (node.comment or ""):
+            return  # the box shows the comment it was given
+        self.emit("comment", node=node, text=change["new"])

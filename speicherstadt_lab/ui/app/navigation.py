@@ -7,23 +7,81 @@ import html
 import time
 from typing import Any
 
+import ipywidgets as w
 import pandas as pd
 
 from ...records import Node
-from ..model import LOG_SIZE, show_value
-from .movelist import move_phrase, tree_data
+from ..model import LOG_SIZE
+from .movelist import STEPS, MoveListError, clean_comment, move_phrase
 from .texts import TEXTS, text
 
 EXPLAIN_ROWS = 8
 
 
 def log_history(path: list[Node], size: int = LOG_SIZE) -> list[Any]:
-    """The ``size`` states before the last node of ``path`` that the board's event log tells from, oldest first
-    (the board's own log size: each entry then has the state before it, to name its seat and phrase its move). A
-    chance step keeps the public position and its events, so it stands in for the node it rearranges: the log tells
+    """The ``size`` states before the last node of ``path`` that the board's event log tells from, oldest first.
+
+    ``size`` is the board's own log size: each entry then has the state before it, to name its seat and phrase its move.
+    A chance step keeps the public position and its events, so it stands in for the node it rearranges: the log tells
     each move once, and names the seat that made it."""
     kept = [n for k, n in enumerate(path) if k + 1 == len(path) or path[k + 1].chance is None]
     return [n.state for n in kept[-(size + 1):-1]]
+
+
+class NavBar:
+    """The record cursor's controls, a plain helper of the coordinator: the buttons « ‹ › », the slider, the position
+    line and Promote (``row``: the buttons and the slider, ``where``: the position line and Promote)."""
+
+    def __init__(self, lang: str) -> None:
+        t = TEXTS[lang]
+        lay = w.Layout
+        self.first_button = w.Button(tooltip=t["first"], description="«", layout=lay(width="38px"))
+        self.back_button = w.Button(tooltip=t["back"], description="‹", layout=lay(width="38px"))
+        self.forward_button = w.Button(tooltip=t["forward"], description="›", layout=lay(width="38px"))
+        self.last_button = w.Button(tooltip=t["last"], description="»", layout=lay(width="38px"))
+        for b in (self.first_button, self.back_button, self.forward_button, self.last_button):
+            b.add_class("ssl-navbtn")
+        self.slider = w.IntSlider(value=0, min=0, max=0, readout=False, continuous_update=True,
+                                  layout=lay(flex="1 1 auto", width="auto", min_width="120px"))
+        self.position = w.HTML(layout=lay(width="auto"))
+        self.position.add_class("ssl-position")
+        self.promote_button = w.Button(description=t["promote"], layout=lay(width="auto", display="none"))
+        self.syncing = False  # True while :meth:`show` moves the slider (not a user's move)
+        self.row = w.HBox([self.first_button, self.back_button, self.slider, self.forward_button, self.last_button],
+                          layout=lay(width="100%", align_items="center"))
+        self.where = w.HBox([self.position, self.promote_button], layout=lay(align_items="center"))
+
+    def relabel(self, lang: str) -> None:
+        """The controls' texts in ``lang``."""
+        t = TEXTS[lang]
+        for b, key in ((self.first_button, "first"), (self.back_button, "back"), (self.forward_button, "forward"),
+                       (self.last_button, "last")):
+            b.tooltip = t[key]
+        self.promote_button.description = t["promote"]
+
+    def show(self, node: Node, last: int, playing: bool, lang: str) -> None:
+        """The controls at ``node`` on a line of plies 0..``last``; off while bots are ``playing``."""
+        self.syncing = True
+        try:
+            self.slider.max = max(1, last)
+            self.slider.value = node.ply
+        finally:
+            self.syncing = False
+        self.first_button.disabled = self.back_button.disabled = playing or node.parent is None
+        self.forward_button.disabled = self.last_button.disabled = playing or not node.children
+        self.slider.disabled = playing or last == 0
+        main = node.is_mainline()
+        badge = (f'<span class="ssl-mainline">{html.escape(text(lang, "main"))}</span>' if main else
+                 f'<span class="ssl-variation">{html.escape(text(lang, "variation"))}</span>')
+        self.position.value = f'<b>{html.escape(text(lang, "ply", ply=node.ply, last=last))}</b> {badge}'
+        self.promote_button.layout.display = "none" if main else ""
+        self.promote_button.disabled = playing
+
+    def hold(self, playing: bool) -> None:
+        """Every control off while bots are ``playing`` (the next :meth:`show` sets them again)."""
+        for b in (self.first_button, self.back_button, self.forward_button, self.last_button, self.promote_button):
+            b.disabled = playing
+        self.slider.disabled = playing
 
 
 class Navigation:
@@ -68,20 +126,46 @@ class Navigation:
             return
         with self._lock:
             self.record.promote_to_main(self.node)
-            self._tree_nodes = -1
+            self.panels.moves.invalidate()
             self._move_to(self.node)
 
     def _on_slider(self, change: dict[str, Any]) -> None:
-        if not self._syncing and change["new"] != self.node.ply:
+        if not self.nav.syncing and change["new"] != self.node.ply:
             self.goto_ply(change["new"])
 
-    def _on_tree(self, ident: Any) -> None:
-        ok = isinstance(ident, int) and not isinstance(ident, bool) and 0 <= ident < len(self._by_id)
-        node = self._by_id[ident] if ok else None
-        if node is None or node.record is not self.record:  # a removed move is no longer in the record
-            self._say(text(self.lang_code, "tree_id", got=show_value(ident)), error=True)
-            return
-        self.goto(node)
+    def step(self, to: str) -> None:
+        """Step along the current line as the keys do: "first" (Home), "prev" (←), "next" (→), "last" (End)."""
+        moves = {"first": self.first, "prev": self.back, "next": self.forward, "last": self.last}
+        if to not in moves:
+            raise ValueError(f"to: must be one of {', '.join(STEPS)}, not {to!r}")
+        moves[to]()
+
+    def set_comment(self, comment: str | None, node: Node | None = None) -> Node:
+        """Set the comment of ``node`` (default: the node on the board); "" or None removes it. Raises
+        :class:`~.movelist.MoveListError` (a ValueError naming the field 'comment') for what is not short plain text."""
+        cleaned = clean_comment(comment)
+        with self._lock:
+            node = self.node if node is None else node
+            self.record.path_to(node)  # ValueError for a node of another record
+            node.comment = cleaned
+            self.panels.moves.refresh()  # its glyph, and the box if it is the node on the board
+        return node
+
+    def _on_comment(self, node: Node, text: str) -> None:
+        """The move list's comment box was edited: the comment of the node it showed (a refusal is said, and the box
+        shows the comment again)."""
+        if node.record is not self.record:
+            return  # another record was loaded meanwhile
+        try:
+            self.set_comment(text, node)
+        except MoveListError as err:
+            self._say(err.text(self.lang_code), error=True)
+            with self._lock:
+                self.panels.moves.show(self.node, self._settings())
+
+    def _refused(self, message: str) -> None:
+        """A panel refused a browser message: the message line says why."""
+        self._say(message, error=True)
 
     # ---- showing --------------------------------------------------------------------------------------
 
@@ -92,51 +176,15 @@ class Navigation:
         self.board.show(node.state, log_history(path, getattr(self.board, "log_size", LOG_SIZE)))
         self._last_show = time.monotonic()
         self._show_nav(path)
-        self._show_tree()
         self._show_panels()
-        if hasattr(self, "comment"):
-            self._show_comment()
-        if hasattr(self, "flag_list"):
-            self._show_flags()
-        self._schedule_charts()
-        self._show_parts()  # the panel objects: live analysis, What if…, rules (redrawn when game or phase change)
-        if hasattr(self, "share_button"):
-            self._show_share()  # the link of what is on screen (while the share box is open)
+        self._show_parts()  # the panel objects: move list, review, live analysis, What if…, rules, …
+        self._schedule_charts()  # the charts panel draws the node it was shown, a moment later
+        self._show_share()  # the link of what is on screen (while the share box is open)
 
     def _show_nav(self, path: list[Node] | None = None) -> None:
-        node = self.node
-        line = self.line()
-        last = len(line) - 1
-        self._syncing = True
-        try:
-            self.slider.max = max(1, last)
-            self.slider.value = node.ply
-        finally:
-            self._syncing = False
-        playing = self._job is not None and self._job.plays
-        self.first_button.disabled = self.back_button.disabled = playing or node.parent is None
-        self.forward_button.disabled = self.last_button.disabled = playing or not node.children
-        self.slider.disabled = playing or last == 0
+        """The record cursor's controls at the node on the board (off while bots play), and the play buttons."""
         self._show_play_buttons()  # before the position line, which browser tests wait for
-        main = node.is_mainline()
-        lang = self.lang_code
-        badge = (f'<span class="ssl-mainline">{html.escape(text(lang, "main"))}</span>' if main else
-                 f'<span class="ssl-variation">{html.escape(text(lang, "variation"))}</span>')
-        self.position.value = f'<b>{html.escape(text(lang, "ply", ply=node.ply, last=last))}</b> {badge}'
-        self.promote_button.layout.display = "none" if main else ""
-        self.promote_button.disabled = playing
-
-    def _show_tree(self) -> None:
-        count = len(self.record.nodes())
-        if count != self._tree_nodes:
-            self.tree.tree = self._tree_data()
-            self._tree_nodes = count
-        self.tree.current = self._id(self.node)
-
-    def _tree_data(self) -> dict[str, Any]:
-        """The tree for the view: the main line, each item with its round, glyph, comment and variations
-        (:func:`~.movelist.tree_data`)."""
-        return tree_data(self.record, self._id, self.lang_code)
+        self.nav.show(self.node, len(self.line()) - 1, self._job is not None and self._job.plays, self.lang_code)
 
     def _show_panels(self) -> None:
         """The bot's reasons for the move on the board, if a bot made it."""

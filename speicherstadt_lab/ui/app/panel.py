@@ -22,9 +22,11 @@ from ...records import Node
 
 @dataclass(frozen=True)
 class Settings:
-    """What a panel is shown besides the node: the app's language, whether long work runs in a thread, whether
-    bots are moving on the board right now, whether the hidden order may be shown (the game is analysed), and
-    whether a person is to move (the hint button)."""
+    """What a panel is shown besides the node: the app's language and what the app is doing.
+
+    Besides the language: whether long work runs in a thread, whether bots are moving on the board right now,
+    whether the hidden order may be shown (the game is analysed), and whether a person is to move (the hint button).
+    """
 
     lang: str
     threaded: bool = True
@@ -57,6 +59,14 @@ class Panel:
 
     def close(self) -> None:
         """Stop the panel's background work (the base has none)."""
+
+
+def line_of(node: Node) -> list[Node]:
+    """``node``'s line: from its record's start through ``node``, on along first children."""
+    path = node.record.path_to(node)
+    while path[-1].children:
+        path.append(path[-1].children[0])
+    return path
 
 
 def swap_options(holder: Any, widget: Any, options: list[tuple[str, str]]) -> None:

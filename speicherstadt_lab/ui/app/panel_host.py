@@ -3,6 +3,7 @@ and the settings, and what it does when they report an event. A part of :class:`
 
 from __future__ import annotations
 
+import threading
 from typing import Any, NamedTuple
 
 import pandas as pd
@@ -12,11 +13,16 @@ from ...engine.errors import RearrangeError
 from ...engine.rng import derive_seed
 from ...lessons import Verdict
 from ...records import Node
-from ...value.model import load_model
+from ...reviewing import REVIEW_KEY, Review
+from .. import charts
+from .charts_panel import ChartsPanel, marks_table
+from .classroom import ClassroomPanel
 from .hint_panel import HintPanel
 from .lessons_panel import LessonsPanel
 from .live_panel import LivePanel, live_analysis
+from .movelist import MoveListPanel
 from .panel import Settings
+from .review import ReviewPanel, reviewed
 from .rules_panel import RulesPanel
 from .scenario_panel import ScenarioPanel
 from .seats import STAND_IN, SeatsPanel
@@ -34,6 +40,10 @@ class Panels(NamedTuple):
     lessons: LessonsPanel
     seats: SeatsPanel
     hint: HintPanel
+    moves: MoveListPanel
+    review: ReviewPanel
+    charts: ChartsPanel
+    classroom: ClassroomPanel
 
 
 def _alias(panel: str, attr: str) -> property:
@@ -88,13 +98,15 @@ class PanelHost:
         """The panel objects, wired to the app."""
         self.panels = Panels(live=LivePanel(TEXTS[lang]["live"]), rules=RulesPanel(), scenario=ScenarioPanel(),
                              whatif=WhatIfPanel(), lessons=LessonsPanel(), seats=SeatsPanel(lang),
-                             hint=HintPanel())
+                             hint=HintPanel(), moves=MoveListPanel(lang),
+                             review=ReviewPanel(lang), charts=ChartsPanel(lang, self._lock),
+                             classroom=ClassroomPanel())
         self._wire_panels()
         return self.panels
 
     def _wire_panels(self) -> None:
         """Subscribe to the panels' events, and give their widgets the app's public names."""
-        live, rules, scenario, whatif, lessons, seats, hint = self.panels
+        live, rules, scenario, whatif, lessons, seats, hint, moves, review, plots, classroom = self.panels
         lessons.on("back", self._show_lab_page)
         seats.on("seat", self._on_seat)
         seats.on("strength", self._bots.clear)
@@ -113,6 +125,26 @@ class PanelHost:
         self.whatif_make, self.whatif_compare = whatif.make, whatif.compare
         self.whatif_msg, self.whatif_table = whatif.msg, whatif.table
         self.hint_button, self.hint_box = hint.button, hint.box
+        moves.on("select", self.goto)
+        moves.on("step", self.step)
+        moves.on("comment", self._on_comment)
+        moves.on("refused", self._refused)
+        self.tree, self.comment = moves.tree, moves.comment
+        review.on("review", self.review_game)
+        review.on("flag", lambda ply: self.show_flag(ply))
+        review.on("better", self.play_better)
+        self.review_button, self.review_rollouts, self.review_summary = review.button, review.rollouts, review.summary
+        self.flag_list, self.alternative = review.flag_list, review.alternative
+        self.better_button = review.better_button
+        plots.on("win", self.compute_win_chances)
+        plots.on("axis", lambda: self._schedule_charts(now=True))
+        plots.on("mark", lambda ply: self.show_flag(ply))
+        self.chart, self.x_mode, self.win_button = plots.chart, plots.x_mode, plots.win_button
+        self.rollouts, self.rollout_bot = plots.rollouts, plots.rollout_bot
+        classroom.on("share", self._show_share)
+        classroom.on("projector", self._on_projector)
+        self.share_button, self.projector_button = classroom.share_button, classroom.projector_button
+        self.share_box, self.link_note = classroom.share_box, classroom.link_note
 
     def set_seat(self, seat: int, spec: str) -> None:
         """Who plays ``seat``: "human", "random", "greedy", "mcts" or a bot spec ("mcts:seconds=2")."""
@@ -164,8 +196,9 @@ class PanelHost:
 
     def make_chance_variation(self, **parts: Any) -> Node | None:
         """A chance child of the node on the board with ``parts`` (``rearranged``'s keywords) and the board
-        on it; a refused rearrangement changes nothing and says why, naming the field. None if refused. If a bot
-        is to move there and bots move by themselves, they play on."""
+        on it; a refused rearrangement changes nothing and says why, naming the field. None if refused.
+
+        If a bot is to move there and bots move by themselves, they play on."""
         lang = self.lang_code
         panel = self.panels.whatif
         if self._refuse_if_playing():
@@ -211,8 +244,9 @@ class PanelHost:
         return self.panels.scenario.fill(name, self.node)
 
     def start_scenario(self, source: str | dict[str, Any] | None = None) -> bool:
-        """Start a new record from a scenario: ``source`` (JSON text or data), default the text area's. Every seat
-        becomes human (nothing moves before the user does), and the scenario's title and text stand above the
+        """Start a new record from a scenario: ``source`` (JSON text or data), default the text area's.
+
+        Every seat becomes human (nothing moves before the user does), and the scenario's title and text stand above the
         board. A wrong scenario changes nothing: the panel's error line names the field, and the result is False."""
         if self._refuse_if_busy():
             return False
@@ -227,6 +261,98 @@ class PanelHost:
         panel.started(data, record.initial)
         self._say("")
         return True
+
+    @property
+    def reviewed(self) -> bool:
+        """True if the record holds a review (run here or loaded with the record)."""
+        return reviewed(self.record)
+
+    def review(self) -> Review:
+        """The review saved in the record along the line on the board (ValueError if there is none)."""
+        with self._lock:
+            return Review.from_record(self.record, node=self.review_line()[-1])
+
+    def review_line(self) -> list[Node]:
+        """The line the review works on: the line on the board (``line()``); while the board shows the position of a
+        flag opened from the list or the chart, that flag's line."""
+        return self.panels.review.review_line(self.node)
+
+    def flagged(self) -> list[Node]:
+        """The nodes of :meth:`review_line` whose move the review flagged (inaccuracy or mistake), in order."""
+        return self.panels.review.flagged(self.node)
+
+    def review_marks(self, x: str = "ply") -> pd.DataFrame:
+        """The flagged decisions as chart marks (:data:`charts.MARK_COLUMNS`)."""
+        return marks_table(self.flagged(), x)
+
+    def show_flag(self, node: Node | int) -> None:
+        """Jump to a flagged decision (its node, or its ply on the line of :meth:`review_line`): the board shows
+        the position in which the move was chosen, the review panel the better move, its gain and its explanation."""
+        line = self.review_line()
+        if isinstance(node, int):
+            node = line[max(1, min(node, len(line) - 1))]
+        if node.parent is None:
+            return
+        self.panels.review.open_flag(node, line)
+        self.goto(node.parent)
+        with self._lock:
+            self.panels.review.show(self.node, self._settings())
+
+    def play_better(self) -> Node | None:
+        """Play the better move of the decision shown (a new variation, or the existing one)."""
+        node = self.panels.review.shown_flag
+        if node is None or node.parent is None:
+            return None
+        best = node.annotations.get(REVIEW_KEY, {}).get("best")
+        if not best:
+            return None
+        with self._lock:
+            self._move_to(node.parent)
+        return self.play(best)
+
+    # ---- the charts ---------------------------------------------------------------------------------------
+
+    def win_positions(self) -> list[Node]:
+        """The positions the win chances are computed for: the start of each round and the last node along
+        the current line (and along the main line, when the board shows a variation), and the node on the board."""
+        return self.panels.charts.win_positions(self.node)
+
+    def chart_specs(self) -> tuple[charts.Spec, charts.Spec]:
+        """The specs of the progress and win charts for the node on the board."""
+        with self._lock:
+            node, settings = self.node, self._settings()
+            flagged = self.panels.review.flagged(node) if reviewed(self.record) else None
+        return self.panels.charts.specs(node, settings, flagged)
+
+    def _schedule_charts(self, now: bool = False) -> None:
+        """Refresh the charts ``chart_delay`` seconds from now (a newer call replaces a pending one)."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if now or self.chart_delay <= 0:
+            self.refresh_charts()
+            return
+        self._timer = threading.Timer(self.chart_delay, self.refresh_charts)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def flush_charts(self) -> None:
+        """Refresh the charts now if a refresh is pending."""
+        timer = self._timer
+        if timer is not None:
+            timer.cancel()
+            self._timer = None
+            self.refresh_charts()
+
+    def refresh_charts(self) -> None:
+        """Bring the charts up to date with the node on the board (the charts panel draws the node it was shown)."""
+        panels = getattr(self, "panels", None)
+        if panels is None or panels.charts.node is None:
+            return  # still building the controls
+        with self._lock:
+            node = panels.charts.node
+            flagged = panels.review.flagged(node) if reviewed(node.record) else None
+        panels.charts.draw(flagged)
 
     def _show_lab_page(self) -> None:
         """The lab's page in place of the lessons (a panel of the lab page was opened)."""
@@ -249,15 +375,3 @@ class PanelHost:
     def live_result(self, node: Node | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
         """The live analysis of ``node`` (default: the node on the board) as tables, for scripts and tests."""
         return live_analysis((node or self.node).state)
-
-    def _model_win(self, node: Node) -> pd.DataFrame | None:
-        """The value model's win chances at ``node`` (cached), or None for a game without a model: what the
-        win chart draws at once, before (and instead of) rollouts."""
-        cache = self._model_wins
-        if node not in cache:
-            try:
-                cache[node] = load_model(node.state).predict(node.state)
-            except (ValueError, FileNotFoundError):
-                cache[node] = None
-        return cache[node]
-

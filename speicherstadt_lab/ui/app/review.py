@@ -5,150 +5,117 @@ and played as a branch. Luck is shown as a change of win chance in percentage po
 from __future__ import annotations
 
 import html
-import time
 from typing import Any
 
-import pandas as pd
+import ipywidgets as w
 
 from ...analysis import t95
-from ...records import Node
-from ...resources import default_processes
+from ...records import GameRecord, Node
 from ...reviewing import REVIEW_KEY, Review
 from ...reviewing import REVIEW_ROLLOUTS as _DEFAULTS
-from ...reviewing import review as run_review
-from .. import charts
-from .jobs import Job
-from .texts import TEXTS, text
+from .panel import Panel, Settings, line_of
+from .texts import TEXTS
 
 REVIEW_ROLLOUTS = _DEFAULTS["hybrid"]  # per action at each decision (the review's default for the hybrid)
 
 
-class ReviewPanel:
-    """A part of :class:`~.lab.LabApp` (a mixin): its review methods and the flag list's wiring."""
+def reviewed(record: GameRecord) -> bool:
+    """True if ``record`` holds a review (run in the app or loaded with the record)."""
+    return isinstance(record.root.annotations.get(REVIEW_KEY), dict)
 
-    _summary_key: tuple[Any, Any, Any, str] | None = None  # what the summary shown was built from (by identity)
-    # The line of the flag opened last and the position it showed: while the board stays there, the panel keeps
-    # that line (a flagged first move of a variation puts the board on its branch point, on the main line too).
-    _flag_end: Node | None = None
-    _flag_at: Node | None = None
 
-    # ---- game review ----------------------------------------------------------------------------------
+def reviewed_at(node: Node, rollouts: int) -> bool:
+    """Whether the review has judged the move into ``node`` with ``rollouts`` rollouts per action."""
+    ann = node.annotations.get(REVIEW_KEY)
+    return isinstance(ann, dict) and ann.get("rollouts", rollouts) == rollouts
+
+
+class ReviewPanel(Panel):
+    """The review's controls, its per-seat summary, the flagged decisions and the better move of the one opened. Emits
+    ``review`` (its button), ``flag`` (``ply``: a flag picked in the list) and ``better`` (play the better move)."""
+
+    def __init__(self, lang: str) -> None:
+        super().__init__()
+        t = TEXTS[lang]
+        lay = w.Layout
+        self.button = w.Button(description=t["review"], button_style="primary", layout=lay(width="auto"))
+        self.button.add_class("ssl-review-btn")
+        self.rollouts = w.BoundedIntText(value=REVIEW_ROLLOUTS, min=2, max=500, step=5,
+                                         description=t["review_rollouts"], style={"description_width": "auto"},
+                                         layout=lay(width="200px"))
+        self.rollouts.add_class("ssl-review-rollouts")
+        self.flag_list = w.Select(options=[], rows=6, layout=lay(width="100%"))
+        self.flag_list.add_class("ssl-flag-list")
+        self.summary = w.HTML(layout=lay(width="100%"))  # per seat: best moves, flags, luck
+        self.alternative = w.HTML(layout=lay(width="100%"))
+        self.alternative.add_class("ssl-explain")
+        self.better_button = w.Button(description=t["play_better"], button_style="success",
+                                      layout=lay(width="auto", display="none"))
+        self.title = w.HTML()
+        self.title.add_class("ssl-panel-title")
+        self.box = w.VBox([w.HBox([self.button, self.rollouts], layout=lay(align_items="center")), self.summary,
+                           self.title, self.flag_list, self.alternative, self.better_button],
+                          layout=lay(width="340px", flex="0 0 340px"))
+        self._summary_key: tuple[Any, Any, Any, str] | None = None  # what the summary shown was built from
+        # The line of the flag opened last and the position it showed: while the board stays there, the panel keeps
+        # that line (a flagged first move of a variation puts the board on its branch point, on the main line too).
+        self._flag_end: Node | None = None
+        self._flag_at: Node | None = None
+        self._shown_flag: Node | None = None
+        self._root: Node | None = None  # the record's root the flags were opened in
+        self._lang: str | None = None
+        self._syncing = False
+        self.button.on_click(lambda _b: self.emit("review"))
+        self.better_button.on_click(lambda _b: self.emit("better"))
+        self.flag_list.observe(self._on_flag_list, "value")
 
     @property
-    def reviewed(self) -> bool:
-        """True if the record holds a review (run here or loaded with the record)."""
-        return isinstance(self.record.root.annotations.get(REVIEW_KEY), dict)
+    def shown_flag(self) -> Node | None:
+        """The flagged decision opened last (its node: the move the review flagged), or None."""
+        return self._shown_flag
 
-    def review(self) -> Review:
-        """The review saved in the record along the line on the board (ValueError if there is none)."""
-        with self._lock:
-            return Review.from_record(self.record, node=self.review_line()[-1])
+    def show(self, node: Node, settings: Settings) -> None:
+        """The summary, the flags and the decision opened, for the line of ``node``; a new record forgets the flag
+        opened, a new language relabels."""
+        super().show(node, settings)
+        if node.record.root is not self._root:
+            self._root, self._shown_flag, self._flag_end, self._flag_at = node.record.root, None, None, None
+        if settings.lang != self._lang:
+            self._lang = settings.lang
+            t = TEXTS[settings.lang]
+            self.button.description = t["review"]
+            self.rollouts.description = t["review_rollouts"]
+            self.rollouts.tooltip = t["review_rollouts_tip"]
+            self.better_button.description = t["play_better"]
+            self.title.value = html.escape(t["flagged"])
+        self._show_flags(node, settings.lang)
 
-    def review_line(self) -> list[Node]:
-        """The line the review works on: the line on the board (``line()``: from the start through the node on
-        the board, on along first children); while the board shows the position of a flag opened from the
-        list or the chart, that flag's line."""
+    def invalidate(self) -> None:
+        """Build the summary again with the next :meth:`show` (the review's numbers were changed in place)."""
+        self._summary_key = None
+
+    def review_line(self, node: Node) -> list[Node]:
+        """The line the review works on: ``node``'s line (from the start through it, on along first children);
+        while ``node`` is the position of a flag opened from the list or the chart, that flag's line."""
         end, at = self._flag_end, self._flag_at
-        if end is not None and at is self.node and end.record is self.record:
-            path = self.record.path_to(end)
+        if end is not None and at is node and end.record is node.record:
+            path = node.record.path_to(end)
             if any(nd is at for nd in path):
                 return path
-        return self.line()
+        return line_of(node)
 
-    def review_game(self, rollouts: int | None = None) -> bool:
-        """Review every decision of the line on the board (:meth:`review_line`) in the background
-        (``rollouts`` per action, default the control's value), with progress and cancel; the findings go
-        into the record's annotations."""
-        if rollouts is not None:
-            self.review_rollouts.value = rollouts
-        n = int(self.review_rollouts.value)
-        with self._lock:
-            path = self.review_line()
-        return self._start("review", lambda job: self._review(job, path, n))
-
-    def _review(self, job: Job, path: list[Node], rollouts: int) -> None:
-        lang = self.lang_code
-        total = len(path) - 1
-        done = total - sum(1 for nd in path[1:] if nd.chance is None and not self._reviewed_at(nd, rollouts))
-        start = time.perf_counter()
-        # with a value model the hybrid finds and measures (greedy rollouts to the next round, scored by the model)
-        value = "hybrid" if self._model_win(path[0]) is not None else None
-        self._set_progress(done, total, text(lang, "review_progress", i=done, n=total))
-        # the decisions side by side in worker processes (as many as resources.default_processes allows), each
-        # shown as it is judged; a cancel or another record loaded stops the pool
-
-        def stop() -> bool:
-            return job.cancel.is_set() or path[0] is not self.record.root
-
-        def judged(i: int, _n: int) -> None:
-            self._set_progress(done + i, total, text(lang, "review_progress", i=done + i, n=total))
-            if i % 10 == 0:
-                self._schedule_charts()
-
-        record = path[0].record
-        processes = default_processes()
-        if done < total:
-            run_review(record, rollouts=rollouts, node=path[-1], progress=False, luck=False, value=value,
-                       skip=lambda nd: self._reviewed_at(nd, rollouts), on_result=judged, cancel=stop,
-                       processes=processes)
-            for nd in path[1:]:
-                ann = nd.annotations.get(REVIEW_KEY)
-                if isinstance(ann, dict) and "rollouts" not in ann:
-                    ann["rollouts"] = rollouts
-        if stop():
-            self._say(text(lang, "cancelled"))
-        else:
-            # then the luck of every supply on the line (the review's hybrid rollouts; seconds, in one step)
-            self._say(text(lang, "review_luck"))
-            run_review(record, rollouts=rollouts, node=path[-1], progress=False, decisions=False, value=value,
-                       cancel=stop, processes=processes)
-            settings = self.record.root.annotations.get(REVIEW_KEY)
-            if isinstance(settings, dict):
-                settings["seconds"] = round(time.perf_counter() - start, 1)
-            d = Review.from_record(self.record, node=path[-1]).decisions
-            self._say(text(lang, "done_review", n=len(d), mistakes=int((d["flag"] == "mistake").sum()),
-                           inaccuracies=int((d["flag"] == "inaccuracy").sum())), ok=True)
-        with self._lock:
-            self._show_flags()
-            self._refresh_tree()  # the review's glyphs after the flagged moves
-        self._schedule_charts(now=True)
-
-    @staticmethod
-    def _reviewed_at(node: Node, rollouts: int) -> bool:
-        ann = node.annotations.get(REVIEW_KEY)
-        return isinstance(ann, dict) and ann.get("rollouts", rollouts) == rollouts
-
-    def flagged(self) -> list[Node]:
-        """The nodes of the line on the board (:meth:`review_line`) whose move the review flagged (inaccuracy
-        or mistake), in order."""
+    def flagged(self, node: Node) -> list[Node]:
+        """The nodes of :meth:`review_line` whose move the review flagged (inaccuracy or mistake), in order."""
         out = []
-        for nd in self.review_line()[1:]:
+        for nd in self.review_line(node)[1:]:
             ann = nd.annotations.get(REVIEW_KEY)
             if isinstance(ann, dict) and ann.get("flag"):
                 out.append(nd)
         return out
 
-    def review_marks(self, x: str = "ply") -> pd.DataFrame:
-        """The flagged decisions as chart marks (:data:`charts.MARK_COLUMNS`)."""
-        rows = []
-        for nd in self.flagged():
-            ann = nd.annotations[REVIEW_KEY]
-            before = nd.parent.state if nd.parent is not None else nd.state
-            rows.append({"ply": nd.ply, "x": charts.position_x(nd.ply, before.round, before.is_over, x),
-                         "seat": nd.actor, "action": nd.action, "best_action": ann.get("best", ""),
-                         "win_prob": ann.get("win_prob", 0.0), "win_loss": ann.get("win_loss", 0.0),
-                         "score_loss": ann.get("score_loss", 0.0), "flag": ann["flag"]})
-        return pd.DataFrame(rows, columns=charts.MARK_COLUMNS)
-
-    def show_flag(self, node: Node | int) -> None:
-        """Jump to a flagged decision (its node, or its ply on the line of :meth:`review_line`): the board shows
-        the position in which the move was chosen, the panel the better move, its expected gain and its
-        explanation; the panel stays on the flag's line (a variation too) while the board stays there."""
-        line = self.review_line()
-        if isinstance(node, int):
-            node = line[max(1, min(node, len(line) - 1))]
-        if node.parent is None:
-            return
+    def open_flag(self, node: Node, line: list[Node]) -> None:
+        """Open the flagged decision ``node`` (a node of ``line``, or of another line: that one): the panel keeps
+        its line while the board stays at the position it was chosen in (``node.parent``)."""
         self._shown_flag = node
         if any(nd is node for nd in line):
             self._flag_end = line[-1]
@@ -157,58 +124,36 @@ class ReviewPanel:
             while self._flag_end.children:
                 self._flag_end = self._flag_end.children[0]
         self._flag_at = node.parent
-        self.goto(node.parent)
-        with self._lock:
-            self._show_flags()
-
-    def play_better(self) -> Node | None:
-        """Play the better move of the decision shown (a new variation, or the existing one)."""
-        node = self._shown_flag
-        if node is None or node.parent is None:
-            return None
-        best = node.annotations.get(REVIEW_KEY, {}).get("best")
-        if not best:
-            return None
-        with self._lock:
-            self._move_to(node.parent)
-        return self.play(best)
-
-    def _on_mark_click(self, trace: dict[str, Any], point: int) -> None:
-        """A click on the chart (checked by the chart): on a review mark, show that decision."""
-        meta = trace.get("meta") if isinstance(trace.get("meta"), dict) else {}
-        plies = trace.get("customdata") or []
-        if meta.get("series") == "review" and 0 <= point < len(plies):
-            self.show_flag(int(plies[point]))
 
     def _on_flag_list(self, change: dict[str, Any]) -> None:
         if self._syncing or change["new"] is None:
             return
-        self.show_flag(int(change["new"]))
+        self.emit("flag", ply=int(change["new"]))
 
-    def _show_summary(self) -> None:
+    def _show_summary(self, node: Node, lang: str) -> None:
         """Per seat: share of best moves, inaccuracies, mistakes and luck (what the draws did to its win
         chance, summed over the supplies, in percentage points with a bound on its sampling error), from the
         review in the record along the line on the board; empty before a review. Every header says what its
         numbers mean (a title)."""
-        lang = self.lang_code
         t = TEXTS[lang]
-        line = self.review_line()
+        record = node.record
+        line = self.review_line(node)
         # Every step redraws the panel; the summary changes only with the review's settings (a new dict per
         # review call), the record, the line or the language: rebuilding it each step cost ~6 ms.
-        key = (self.record.root, self.record.root.annotations.get(REVIEW_KEY), line[-1], lang)
+        key = (record.root, record.root.annotations.get(REVIEW_KEY), line[-1], lang)
         last = self._summary_key
         if last is not None and all(a is b for a, b in zip(key[:3], last[:3], strict=True)) and lang == last[3]:
             return
         self._summary_key = key
         try:
-            rv = Review.from_record(self.record, node=line[-1]) if self.reviewed else None
+            rv = Review.from_record(record, node=line[-1]) if reviewed(record) else None
         except ValueError:
             rv = None
         if rv is None or not len(rv.decisions):
-            self.review_summary.value = ""
+            self.summary.value = ""
             return
         summary = rv.summary()
-        st = self.record.initial
+        st = record.initial
         has_luck = len(rv.luck) > 0
         unit = t["pp"]
 
@@ -236,22 +181,18 @@ class ReviewPanel:
             "sum_luck": t["sum_luck_tip"],
         }
         head = "".join(f'<th title="{html.escape(tip)}">{html.escape(t[k])}</th>' for k, tip in tips.items())
-        self.review_summary.value = (f'<table class="ssl-review-summary" data-luck="{int(has_luck)}" '
+        self.summary.value = (f'<table class="ssl-review-summary" data-luck="{int(has_luck)}" '
                                      f'title="{html.escape(t["sum_tip"])}"><tr><th></th>{head}</tr>{rows}'
                                      "</table>")
 
-    def _line_reviewed(self, line: list[Node]) -> bool:
-        """Whether the review has judged a decision of ``line``."""
-        return any(isinstance(nd.annotations.get(REVIEW_KEY), dict) for nd in line[1:])
-
-    def _show_flags(self) -> None:
+    def _show_flags(self, node: Node, lang: str) -> None:
         """The per-seat summary, the flagged-moves list and, for the decision shown, the better alternative."""
-        lang = self.lang_code
         t = TEXTS[lang]
-        self._show_summary()
-        line = self.review_line()
-        nodes = self.flagged() if self.reviewed else []
-        st = self.record.initial
+        record = node.record
+        self._show_summary(node, lang)
+        line = self.review_line(node)
+        nodes = self.flagged(node) if reviewed(record) else []
+        st = record.initial
         options = []
         for nd in nodes:
             ann = nd.annotations[REVIEW_KEY]
@@ -265,9 +206,10 @@ class ReviewPanel:
             self.flag_list.value = shown.ply if shown is not None and any(shown is nd for nd in nodes) else None
         finally:
             self._syncing = False
-        if shown is None or shown.parent is None or self.node is not shown.parent:
+        if shown is None or shown.parent is None or node is not shown.parent:
             self.better_button.layout.display = "none"
-            note = "no_review" if not self._line_reviewed(line) else ("no_flags" if not nodes else "")
+            judged = any(isinstance(nd.annotations.get(REVIEW_KEY), dict) for nd in line[1:])
+            note = "no_review" if not judged else ("no_flags" if not nodes else "")
             self.alternative.value = f'<div class="ssl-none">{html.escape(t[note])}</div>' if note else ""
             return
         ann = shown.annotations.get(REVIEW_KEY, {})
@@ -280,11 +222,11 @@ class ReviewPanel:
         seat = before.seat_name(shown.actor, lang)
         head = t["alt"].format(ply=shown.ply, seat=html.escape(seat), action=html.escape(shown.action or ""),
                                flag=html.escape(t[ann.get("flag") or "mistake"]), best=html.escape(best))
-        self.alternative.value = (f'<div class="ssl-why">{head}</div>{self._gain_html(ann, seat, lang)}'
+        self.alternative.value = (f'<div class="ssl-why">{head}</div>{self._gain_html(ann, seat, lang, record)}'
                                   f"<div>{html.escape(why)}</div>")
         self.better_button.layout.display = ""
 
-    def _gain_html(self, ann: dict[str, Any], seat: str, lang: str) -> str:
+    def _gain_html(self, ann: dict[str, Any], seat: str, lang: str, record: GameRecord) -> str:
         """The better move's gain over the one played: win chance in percentage points and expected points, each
         with its 95% interval where the review's rollouts measured it, and a title saying how."""
         t = TEXTS[lang]
@@ -292,7 +234,7 @@ class ReviewPanel:
         win = float(ann.get("best_win_prob", 0.0)) - float(ann.get("win_prob", 0.0))
         score = float(ann.get("best_score", 0.0)) - float(ann.get("score", 0.0))
         ci = ann.get("gain_ci")
-        settings = self.record.root.annotations.get(REVIEW_KEY)
+        settings = record.root.annotations.get(REVIEW_KEY)
         by_model = isinstance(settings, dict) and settings.get("value") == "model"
         if isinstance(ci, dict) and ci.get("win") and ci.get("score"):
             (wlo, whi), (slo, shi) = ci["win"], ci["score"]
