@@ -37,9 +37,10 @@ def _empty(value: Any) -> bool:
 
 
 def card_table(game: str = "speicherstadt", catalog: Any = None) -> pd.DataFrame:
-    """Every card of ``game``'s catalogue (the default one unless ``catalog`` is given), one row each: id, English
-    and German name, the card's values (a column only where some card sets it) and ``assumed``: the values no
-    rulebook prints (empty where every value is printed)."""
+    """Every card of ``game``'s catalogue (the default one unless ``catalog`` is given), one row each.
+
+    The columns: id, English and German name, the card's values (a column only where some card sets it) and
+    ``assumed``: the values no rulebook prints (empty where every value is printed)."""
     info = get_game(game)
     cat = _catalog(game, catalog)
     state = new_game(game, players=info.max_players, seed=0, catalog=cat)

@@ -62,8 +62,9 @@ def measure_intervals(model: ValueModel, games: int = 60, reference: int = 100, 
                       options: dict[str, Any] | None = None, processes: int | None = None,
                       progress: bool = True) -> ValueModel:
     """``model`` with its intervals measured on ``games`` held-out games (``reference`` greedy play-outs the
-    truth of each position); the set-up is recorded in ``training["intervals"]``. Raises ValueError for a
-    model trained with other cards than ``options`` give (its ``catalog`` digest)."""
+    truth of each position); the set-up is recorded in ``training["intervals"]``.
+
+    Raises ValueError for a model trained with other cards than ``options`` give (its ``catalog`` digest)."""
     if games < 1 or reference < 2:
         raise ValueError("measure_intervals: games must be ≥ 1 and reference ≥ 2")
     game, players = model.game, model.players

@@ -316,6 +316,7 @@ def _field(state: GameState, name: str, seat: int) -> Any:
 
 def load_lesson(source: Mapping[str, Any] | str | Path, play: bool = True) -> Lesson:
     """A lesson from a dict or a ``.json`` file (read with json only), checked: LessonError names the field.
+
     ``play=False`` leaves out playing the position to the learner's first decision (the shipped lessons: the
     tests play them all)."""
     if isinstance(source, str | Path):

@@ -47,8 +47,9 @@ By = str | dict[str, Any]
 
 
 class RecordSupport(Protocol):
-    """What a record needs to know about one game; everything else is the state protocol. Optional:
-    ``scenario_setup(scenario) -> dict``, the set-up (hidden order materialized) of a game started from a
+    """What a record needs to know about one game; everything else is the state protocol.
+
+    Optional: ``scenario_setup(scenario) -> dict``, the set-up (hidden order materialized) of a game started from a
     scenario, for :meth:`GameRecord.from_scenario`."""
 
     hidden_fields: tuple[str, ...]
@@ -178,8 +179,10 @@ class Node:
 
     def rearrange(self, by: By = "human", comment: str | None = None, **parts: Any) -> Node:
         """A chance variation here: a child whose state is ``state.rearranged(**parts)`` (same public facts, the
-        hidden, undrawn order set by hand), e.g. ``node.rearrange(pile=["fire_1"], bag=["coffee"])`` in Die
-        Speicherstadt, ``node.rearrange(decks={"guild": [...]})`` in Packet Row. Parts given as None are left out.
+        hidden, undrawn order set by hand). Parts given as None are left out.
+
+        E.g. ``node.rearrange(pile=["fire_1"], bag=["coffee"])`` in Die Speicherstadt, ``node.rearrange(decks={"guild":
+        [...]})`` in Packet Row.
 
         An existing chance child with the same parts is returned instead (it keeps its ``by`` and comment);
         otherwise the new child becomes the last variation. A rearrangement that does not fit the public facts
@@ -314,11 +317,12 @@ class GameRecord:
     def from_state(cls, state: GameState, *, seed: int | str | None = None, headers: dict[str, str] | None = None,
                    cache_every: int = 1) -> GameRecord:
         """A record starting at ``state``: a game's start position (as ``new_game`` returns it; its set-up is
-        ``new_game``'s arguments), or any other legal position of a game with scenarios. Such a record's set-up is
-        the position as a scenario with its whole hidden order (``scenario_of(state, hidden=True)``, as
-        :meth:`from_scenario` keeps it), so the file replays exactly; its root is the position rebuilt from that
-        set-up (the same position, without the events that led to it). ValueError for an observation or a position
-        the game cannot describe as a scenario."""
+        ``new_game``'s arguments), or any other legal position of a game with scenarios.
+
+        Such a record's set-up is the position as a scenario with its whole hidden order (``scenario_of(state,
+        hidden=True)``, as :meth:`from_scenario` keeps it), so the file replays exactly; its root is the position
+        rebuilt from that set-up (the same position, without the events that led to it). ValueError for an observation
+        or a position the game cannot describe as a scenario."""
         support = _support(state.game)
         setup: dict[str, Any] | None
         try:
@@ -336,9 +340,11 @@ class GameRecord:
     def from_scenario(cls, scenario: Any, *, headers: dict[str, str] | None = None,
                       cache_every: int = 1) -> GameRecord:
         """A record whose root is the position ``scenario`` describes (a dict, or the path of a ``.json`` file; see
-        ``docs/record-format.md``, *Scenarios*). Its set-up keeps the scenario and the whole hidden order at its
-        start, so the file replays exactly; ``headers`` default to the scenario's English title. A wrong scenario
-        raises :class:`~speicherstadt_lab.engine.ScenarioError` naming the field.
+        ``docs/record-format.md``, *Scenarios*).
+
+        Its set-up keeps the scenario and the whole hidden order at its start, so the file replays exactly; ``headers``
+        default to the scenario's English title. A wrong scenario raises
+        :class:`~speicherstadt_lab.engine.ScenarioError` naming the field.
         """
         from .engine.datafiles import read_scenario_file
         from .engine.errors import ScenarioError

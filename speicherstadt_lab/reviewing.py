@@ -109,8 +109,10 @@ class Review:
 
     def summary(self) -> pd.DataFrame:
         """Per seat: decisions, share of best moves, accuracy (share not flagged), inaccuracies, mistakes,
-        mean win-probability loss, total score loss, and luck (sum of win-probability and score changes
-        at the supplies) with ``luck_margin``, a bound on its 95% sampling error (:func:`luck_margin`)."""
+        mean win-probability loss, total score loss, and luck with ``luck_margin``.
+
+        Luck is the sum of win-probability and score changes at the supplies; ``luck_margin`` a bound on its 95%
+        sampling error (:func:`luck_margin`)."""
         d, lk = self.decisions, self.luck
         n_luck = self.settings.get("luck_rollouts")
         noiseless = self.settings.get("value") == "model"

@@ -73,9 +73,10 @@ def start(data: dict[str, Any]) -> GameState:
 
 
 def scenario_of(state: GameState, **options: Any) -> dict[str, Any]:
-    """``state``'s position as a scenario (JSON-ready): starting from it gives the same public position. Options:
-    ``hidden=True`` (name the whole hidden order too, so the game goes on exactly as from ``state``; every game with
-    scenarios), and Die Speicherstadt's ``before_supply=True`` (a round's start before its supply). ValueError for
+    """``state``'s position as a scenario (JSON-ready): starting from it gives the same public position.
+
+    Options: ``hidden=True`` (name the whole hidden order too, so the game goes on exactly as from ``state``; every game
+    with scenarios), and Die Speicherstadt's ``before_supply=True`` (a round's start before its supply). ValueError for
     a game or position that cannot be a scenario."""
     make = get_game(state.game).capability("scenario")
     if make is None:
@@ -109,9 +110,10 @@ def save_scenario(data: dict[str, Any], path: str | Path) -> None:
 
 
 def describe(data: dict[str, Any], lang: str = "en", state: GameState | None = None) -> tuple[str, str]:
-    """The scenario's title and text in ``lang`` (the other language if it has only one), plain text. The text
-    may name ``{seat}`` (the seat to move), ``{card}`` and ``{price}`` (the card for sale in purchase), ``{round}``
-    and ``{scores}`` (everyone's points): they are filled in from ``state``, the scenario's start."""
+    """The scenario's title and text in ``lang`` (the other language if it has only one), plain text.
+
+    The text may name ``{seat}`` (the seat to move), ``{card}`` and ``{price}`` (the card for sale in purchase),
+    ``{round}`` and ``{scores}`` (everyone's points): they are filled in from ``state``, the scenario's start."""
     out = []
     for key in ("title", "text"):
         texts = data.get(key) or {}

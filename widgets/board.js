@@ -41,34 +41,27 @@ function context(model, m, ui, send, redraw) {
   return c;
 }
 
+// The board top to bottom (common.js's mountBoard draws it on every change).
+function boardParts(c, m) {
+  return [
+    boardHeader("ssl", m, c.model, c.send, (seat) => worker(c, seat),
+      [m.last_round ? el("span", { class: "ssl-lastround", text: c.L.last_round }) : null]),
+    errorBanner("ssl", c.error, c.ui, c.L.dismiss, c.redraw),
+    el("div", { class: "ssl-main" }, [
+      el("div", { class: "ssl-left" }, [topRow(c), harbour(c), kaiBar(c), dockPanel(c)]),
+      side(c),
+    ]),
+    el("div", { class: "ssl-seats", style: { "--n": m.seats.length } }, m.seats.map((s) => seatArea(c, s))),
+    c.rules.view(c.L), // last: it shows the rule of a card drawn above
+  ];
+}
+
 function render({ model, el: host }) {
-  const send = sender(model);
-  function draw(root, ui) {
-    const m = model.get("model") || {};
-    if (!m.format) {
-      root.replaceChildren(el("div", { class: "ssl-empty", text: "…" }));
-      return;
-    }
-    const c = context(model, m, ui, send, () => draw(root, ui));
-    c.rules.begin();
-    const parts = [
-      boardHeader("ssl", m, model, send, (seat) => worker(c, seat),
-        [m.last_round ? el("span", { class: "ssl-lastround", text: c.L.last_round }) : null]),
-      errorBanner("ssl", c.error, ui, c.L.dismiss, c.redraw),
-      el("div", { class: "ssl-main" }, [
-        el("div", { class: "ssl-left" }, [topRow(c), harbour(c), kaiBar(c), dockPanel(c)]),
-        side(c),
-      ]),
-      el("div", { class: "ssl-seats", style: { "--n": m.seats.length } }, m.seats.map((s) => seatArea(c, s))),
-      c.rules.view(c.L), // last: it shows the rule of a card drawn above
-    ];
-    root.replaceChildren(...parts.filter(Boolean));
-  }
-  return mountBoard(model, host, "ssl", draw, (ui) => {
+  return mountBoard(model, host, "ssl", { context, parts: boardParts, onModel: (ui) => {
     ui.selected = [];
     ui.spySel = null; // Kaispeicher spy step: "space level" of the own worker picked first
     ui.truckSel = null; // Kaispeicher truck: {good, k} of the cube picked on one of the own contracts
-  });
+  } });
 }
 
 export default { render };

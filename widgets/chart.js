@@ -7,14 +7,15 @@
 // Changes come as {kind: "patch", traces: [[i, {key: value|null}]], layout: {key: value|null}} messages, applied to
 // the model's figure in the page (never saved back), so a view made later starts from the figure as it is now; a
 // click on a point sends {kind: "click", trace, point}, which Python checks. The JavaScript keeps no game state.
+// Python puts widgets/common.js before this file (its element helper `el` and `listen`, the view's life).
 
 const FAILED = "ssl-chart-failed";
 
 function labextensionsUrl() {
-  const el = document.getElementById("jupyter-config-data");
-  if (!el) return null;
+  const config = document.getElementById("jupyter-config-data");
+  if (!config) return null;
   try {
-    const url = JSON.parse(el.textContent).fullLabextensionsUrl;
+    const url = JSON.parse(config.textContent).fullLabextensionsUrl;
     return typeof url === "string" && url ? url.replace(/\/+$/, "") : null;
   } catch (err) {
     return null;
@@ -95,10 +96,9 @@ function initialize({ model }) {
   });
 }
 
-function render({ model, el }) {
-  const gd = document.createElement("div");
-  gd.className = "ssl-chart";
-  el.append(gd);
+function render({ model, el: host }) {
+  const gd = el("div", { class: "ssl-chart" });
+  host.append(gd);
   let lib = null;
   let alive = true;
   let width = 0;
@@ -130,17 +130,15 @@ function render({ model, el }) {
     gd.on("plotly_click", onClick);
     fit.observe(gd);
   }, (err) => {
-    el.classList.add(FAILED);
+    host.classList.add(FAILED);
     gd.textContent = "plotly.js: " + err.message;
     console.error("chart: plotly.js could not be loaded", err);
   });
-  model.on("change:figure", draw);
-  model.on("change:config", draw);
+  const stop = listen(model, { "change:figure": draw, "change:config": draw });
   return () => {
     alive = false;
     fit.disconnect();
-    model.off("change:figure", draw);
-    model.off("change:config", draw);
+    stop();
     if (lib) lib.purge(gd);
   };
 }

@@ -1,5 +1,6 @@
-// What the board views share (widgets/board.js for Die Speicherstadt, widgets/packet_row.js for Packet Row).
-// Python puts this file before each board's own files into the one ESM string anywidget loads (ui/widget_base.py,
+// What the views share. The two boards (widgets/board.js for Die Speicherstadt, widgets/packet_row.js for Packet Row)
+// use all of it; the move tree (tree.js) and the chart (chart.js) its element helper `el` and `listen`.
+// Python puts this file before each view's own files into the one ESM string anywidget loads (ui/widget_base.py,
 // `assemble`): plain top-level definitions, no imports, no build tool. A board draws its model and reports clicks;
 // an action click is always one of the model's own messages ({kind: "act", verb, args}, listed in `model.actions`),
 // so no view spells a click or a notation text itself.
@@ -181,38 +182,59 @@ function ruleBook(wrap, redraw) {
 }
 
 // ---- the view's life: draw on every change of the synced traits, clean up when the view goes -----------------
-// `onModel` runs first on a new model (a board forgets its half-made selections there); Escape closes a rule.
-function mountBoard(model, host, p, draw, onModel) {
+
+// Call each handler on its event of the model ({"change:tree": draw, ...}); the function returned stops them all (a
+// view's teardown). Every view uses it, the boards, the move tree and the chart.
+function listen(model, handlers) {
+  const pairs = Object.entries(handlers);
+  for (const [event, handler] of pairs) model.on(event, handler);
+  return () => {
+    for (const [event, handler] of pairs) model.off(event, handler);
+  };
+}
+
+// A board's `render`: the board's frame in `host` (classes of prefix `p`), drawn again on every change of its traits.
+// Each drawing starts from `context(model, m, ui, send, redraw)`, the board's own (it holds `rules`, the card-rule
+// popover), and puts `parts(c, m)` in order; an empty model draws "…". `onModel(ui)` runs first on a new model (a
+// board forgets its half-made selections there). Escape closes a rule. Returns the teardown.
+function mountBoard(model, host, p, { context, parts, onModel }) {
+  const send = sender(model);
   const root = el("div", { class: `${p}-board gb-board` });
   const wrap = el("div", { class: `${p}-wrap gb-wrap` }, [root]);
   host.append(wrap);
   const ui = { dismissed: false };
-  const redraw = () => draw(root, ui);
+  const redraw = () => {
+    const m = model.get("model") || {};
+    if (!m.format) {
+      root.replaceChildren(el("div", { class: `${p}-empty`, text: "…" }));
+      return;
+    }
+    const c = context(model, m, ui, send, redraw);
+    c.rules.begin();
+    root.replaceChildren(...parts(c, m).filter(Boolean));
+  };
   ui.rules = ruleBook(wrap, redraw);
-  const changedModel = () => {
-    onModel(ui);
-    redraw();
-  };
-  const changedError = () => {
-    ui.dismissed = false;
-    redraw();
-  };
   const onKey = (ev) => {
     if (ev.key === "Escape" && ui.rules.close()) ev.preventDefault();
   };
-  model.on("change:model", changedModel);
-  model.on("change:highlight", redraw);
-  model.on("change:error", changedError);
-  model.on("change:lang_switch", redraw);
+  const stop = listen(model, {
+    "change:model": () => {
+      onModel(ui);
+      redraw();
+    },
+    "change:highlight": redraw,
+    "change:error": () => {
+      ui.dismissed = false;
+      redraw();
+    },
+    "change:lang_switch": redraw,
+  });
   document.addEventListener("keydown", onKey);
   onModel(ui);
   redraw();
   return () => {
     wrap.remove();
     document.removeEventListener("keydown", onKey);
-    model.off("change:lang_switch", redraw);
-    model.off("change:model", changedModel);
-    model.off("change:highlight", redraw);
-    model.off("change:error", changedError);
+    stop();
   };
 }

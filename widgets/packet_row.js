@@ -39,36 +39,30 @@ function context(model, m, ui, send, redraw) {
   return c;
 }
 
-function render({ model, el: host }) {
-  const send = sender(model);
-  function draw(root, ui) {
-    const m = model.get("model") || {};
-    if (!m.format) {
-      root.replaceChildren(el("div", { class: "prb-empty", text: "…" }));
-      return;
-    }
-    const c = context(model, m, ui, send, () => draw(root, ui));
-    c.rules.begin();
-    const me = c.me;
-    const seatsCls = "prb-seats" + (m.seats.some((s) => s.hand_hidden)
-      ? (me && !me.hand_hidden ? " prb-seats-viewer" : "") : " prb-compact");
-    root.replaceChildren(...[
-      boardHeader("prb", m, model, send, (seat) => pawn(c, seat)),
-      errorBanner("prb", c.error, ui, c.L.dismiss, c.redraw),
-      el("div", { class: "prb-main" }, [
-        el("div", { class: "prb-left" }, [
-          el("div", { class: "prb-boards" }, m.boards.map((b) => boardArea(c, b))),
-          el("div", { class: seatsCls, style: { "--n": m.seats.length } }, m.seats.map((s) => seatArea(c, s))),
-        ]),
-        el("div", { class: "prb-side" }, [statusPanel(c), actionsPanel(c), logPanel(c)]),
+// The board top to bottom (common.js's mountBoard draws it on every change).
+function boardParts(c, m) {
+  const me = c.me;
+  const seatsCls = "prb-seats" + (m.seats.some((s) => s.hand_hidden)
+    ? (me && !me.hand_hidden ? " prb-seats-viewer" : "") : " prb-compact");
+  return [
+    boardHeader("prb", m, c.model, c.send, (seat) => pawn(c, seat)),
+    errorBanner("prb", c.error, c.ui, c.L.dismiss, c.redraw),
+    el("div", { class: "prb-main" }, [
+      el("div", { class: "prb-left" }, [
+        el("div", { class: "prb-boards" }, m.boards.map((b) => boardArea(c, b))),
+        el("div", { class: seatsCls, style: { "--n": m.seats.length } }, m.seats.map((s) => seatArea(c, s))),
       ]),
-      c.rules.view(c.L), // last: it shows the rule of a card drawn above
-    ].filter(Boolean));
-  }
-  return mountBoard(model, host, "prb", draw, (ui) => {
+      el("div", { class: "prb-side" }, [statusPanel(c), actionsPanel(c), logPanel(c)]),
+    ]),
+    c.rules.view(c.L), // last: it shows the rule of a card drawn above
+  ];
+}
+
+function render({ model, el: host }) {
+  return mountBoard(model, host, "prb", { context, parts: boardParts, onModel: (ui) => {
     ui.selHand = []; // indices into the viewer's hand, selected to narrow the fulfilments
     ui.selShips = []; // indices into the viewer's ships
-  });
+  } });
 }
 
 export default { render };

@@ -2,6 +2,7 @@
 // variation or a variation starts within it), each move with its seat's colour, the review's glyph and its
 // comment; variations indented after the move they replace, chance variations with a die (⚄). Python sends the tree
 // (the `tree` trait); the JavaScript only draws it and reports clicks ({kind: "goto"}) and keys ({kind: "step"}).
+// Python puts widgets/common.js before this file (its element helper `el` and `listen`, the view's life).
 const STEP_KEYS = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" };
 // Fields that take typing and controls that use the arrows themselves keep their keys.
 const OWN_KEYS = "textarea, select, [contenteditable]:not([contenteditable=false]), [role=slider], [role=textbox], "
@@ -39,64 +40,46 @@ function pageKeys() {
   return reg;
 }
 
-function render({ model, el }) {
-  const box = document.createElement("div");
-  box.className = "ssl-tree";
-  box.tabIndex = 0;
-  el.append(box);
+function render({ model, el: host }) {
+  const box = el("div", { class: "ssl-tree", tabindex: "0" });
+  host.append(box);
   const labels = () => model.get("labels") || {};
   const seatOf = (s) => (model.get("seats") || [])[s] || { colour: "#999", name: "?" };
   const goto = (id) => model.send({ kind: "goto", id });
 
-  function node(tag, cls, text) {
-    const n = document.createElement(tag);
-    n.className = cls;
-    if (text !== undefined) n.textContent = text;
-    return n;
-  }
   function note(id, text) {
-    const n = node("span", "ssl-t-note", text);
-    n.title = text;
-    n.dataset.for = id;
-    n.addEventListener("click", () => goto(id));
-    return n;
+    return el("span", { class: "ssl-t-note", text, title: text, "data-for": id, onclick: () => goto(id) });
   }
   function chip(item) {
     const chance = item.k === "chance";
-    const b = node(
-      "button",
-      "ssl-t-move" + (item.v ? " ssl-t-fork" : "") + (chance ? " ssl-chance" : "") + (item.f ? " ssl-t-" + item.f : ""),
-    );
-    b.type = "button";
-    b.dataset.id = item.i;
-    b.dataset.ply = item.p;
-    b.dataset.round = item.r;
     const who = chance ? labels().chance || "Chance" : seatOf(item.s).name;
     const shown = item.t || item.a; // the move as a phrase (card, price); its notation on hover
-    b.title = `${item.p}. ${who}: ${shown}` + (item.t ? ` [${item.a}]` : "") + (item.g ? ` ${item.g}` : "") +
+    const title = `${item.p}. ${who}: ${shown}` + (item.t ? ` [${item.a}]` : "") + (item.g ? ` ${item.g}` : "") +
       (item.c ? `\n${item.c}` : "");
-    b.dataset.notation = item.a;
-    let mark;
-    if (chance) {
-      mark = node("span", "ssl-t-die", "⚄");
-    } else {
-      mark = node("span", "ssl-t-dot");
-      mark.style.background = seatOf(item.s).colour;
-    }
-    b.append(mark, node("span", "ssl-t-act", shown));
-    if (item.g) b.append(node("span", "ssl-t-glyph", item.g));
-    b.addEventListener("click", () => goto(item.i));
-    return b;
+    const mark = chance ? el("span", { class: "ssl-t-die", text: "⚄" })
+      : el("span", { class: "ssl-t-dot", style: { background: seatOf(item.s).colour } });
+    return el("button", {
+      type: "button",
+      class: "ssl-t-move" + (item.v ? " ssl-t-fork" : "") + (chance ? " ssl-chance" : "")
+        + (item.f ? " ssl-t-" + item.f : ""),
+      "data-id": item.i, "data-ply": item.p, "data-round": item.r, "data-notation": item.a, title,
+      onclick: () => goto(item.i),
+    }, [
+      mark,
+      el("span", { class: "ssl-t-act", text: shown }),
+      item.g ? el("span", { class: "ssl-t-glyph", text: item.g }) : null,
+    ]);
   }
   function line(items, depth) {
     const chanceLine = depth > 0 && items.length > 0 && items[0].k === "chance";
-    const row = node("div", "ssl-t-line" + (depth ? " ssl-t-var" : "") + (chanceLine ? " ssl-t-chancevar" : ""));
+    const cls = "ssl-t-line" + (depth ? " ssl-t-var" : "") + (chanceLine ? " ssl-t-chancevar" : "");
+    const row = el("div", { class: cls });
     let group = row;
     for (const item of items) {
       if (item.h) {
-        group = node("div", "ssl-t-rnd");
-        group.dataset.round = item.r;
-        group.append(node("span", "ssl-t-round", `${labels().round || "R"}${item.r}${item.h === "more" ? "…" : ""}`));
+        const head = `${labels().round || "R"}${item.r}${item.h === "more" ? "…" : ""}`;
+        group = el("div", { class: "ssl-t-rnd", "data-round": item.r },
+          [el("span", { class: "ssl-t-round", text: head })]);
         row.append(group);
       }
       group.append(chip(item));
@@ -118,13 +101,9 @@ function render({ model, el }) {
   function draw() {
     const tree = model.get("tree") || {};
     const focused = box.contains(document.activeElement);
-    const start = node("button", "ssl-t-move ssl-t-start", labels().start || "Start");
-    start.type = "button";
-    start.dataset.id = tree.root;
-    start.addEventListener("click", () => goto(tree.root));
-    const head = node("div", "ssl-t-rnd ssl-t-head");
-    head.append(start);
-    if (tree.c) head.append(note(tree.root, tree.c));
+    const start = el("button", { type: "button", class: "ssl-t-move ssl-t-start", text: labels().start || "Start",
+      "data-id": tree.root, onclick: () => goto(tree.root) });
+    const head = el("div", { class: "ssl-t-rnd ssl-t-head" }, [start, tree.c ? note(tree.root, tree.c) : null]);
     const main = line(tree.line || [], 0);
     main.prepend(head);
     box.replaceChildren(main);
@@ -132,23 +111,21 @@ function render({ model, el }) {
   }
   const keys = pageKeys();
   const view = {
-    scope: () => el.closest(".ssl-app") || el,
-    shown: () => el.isConnected && (el.checkVisibility ? el.checkVisibility() : el.getClientRects().length > 0),
+    scope: () => host.closest(".ssl-app") || host,
+    shown: () => host.isConnected && (host.checkVisibility ? host.checkVisibility() : host.getClientRects().length > 0),
     send: (to) => model.send({ kind: "step", to }),
   };
   keys.views.push(view);
-  const onCurrent = () => mark();
-  model.on("change:tree", draw);
-  model.on("change:seats", draw);
-  model.on("change:labels", draw);
-  model.on("change:current", onCurrent);
+  const stop = listen(model, {
+    "change:tree": draw,
+    "change:seats": draw,
+    "change:labels": draw,
+    "change:current": () => mark(),
+  });
   draw();
   return () => {
     keys.views.splice(keys.views.indexOf(view), 1);
-    model.off("change:tree", draw);
-    model.off("change:seats", draw);
-    model.off("change:labels", draw);
-    model.off("change:current", onCurrent);
+    stop();
   };
 }
 export default { render };

@@ -2,8 +2,8 @@
 scoring by categories, and the members of the protocol (``engine.protocol.GameState``) that read the same in
 every game.
 
-A game's state type subclasses :class:`BaseState` and declares its fields once, in a ``schema``
-(``engine/schema.py``; its ``__slots__`` are the schema's ``slots``); it provides the
+A game's state type subclasses :class:`BaseState` and declares its fields once, in a ``schema`` named in its class
+statement (``engine/schema.py``; :class:`Declared` gives the class the schema's ``slots``); it provides the
 parts that are the game's own: ``_rule_for(action)``, ``_advance(events)``, ``legal_actions``,
 ``score_breakdown`` and ``_tiebreak``. Its per-seat data subclasses :class:`SeatBase`.
 
@@ -30,8 +30,10 @@ Rule = Callable[[Any, Action, list[Event]], None]
 
 def base_fields(*, keeps_legal: bool = False) -> tuple[Field, ...]:
     """The fields every game's state has, for the start of its schema: written by ``BaseState._dict_head`` and
-    ``_dict_tail`` and read by ``engine.setup.state_start`` (so no codec here). ``keeps_legal``: a clone keeps the
-    legal actions (the game's ``_advance`` resets them where they change), else it starts without them."""
+    ``_dict_tail`` and read by ``engine.setup.state_start`` (so no codec here).
+
+    ``keeps_legal``: a clone keeps the legal actions (the game's ``_advance`` resets them where they change), else it
+    starts without them."""
     return (
         Field("_gen", int, copy="generation", default=0),  # the generation its copy-on-write parts check
         Field("_legal", tuple | None, copy="shared" if keeps_legal else "reset", default=None),
@@ -46,20 +48,31 @@ def base_fields(*, keeps_legal: bool = False) -> tuple[Field, ...]:
     )
 
 
-class SeatBase:
+class Declared(type):
+    """The type of a class declared from its fields: ``schema=`` in its class statement gives it the schema and
+    the schema's ``__slots__`` (``class Seat(SeatBase, schema=SEAT_FIELDS)``)."""
+
+    @classmethod
+    def __prepare__(mcs, name: str, bases: tuple[type, ...], /, *, schema: Schema | None = None,
+                    **kwargs: Any) -> dict[str, Any]:
+        # the namespace the class body starts from: slots must be there before the class is made
+        return {} if schema is None else {"schema": schema, "__slots__": schema.slots}
+
+
+class SeatBase(metaclass=Declared):
     """One seat's holdings, shared between states until a rule changes them (copy-on-write: ``BaseState._seat``).
 
     A game's seat type declares its fields in a ``schema`` (``engine/schema.py``; ``"_gen"``, the generation of the
-    state that owns it, among them) and takes the schema's ``slots``; ``clone(gen)`` is written from it. A subclass
-    without a schema of its own keeps it.
+    state that owns it, among them), named in its class statement (:class:`Declared`), which gives it the schema's
+    ``slots``; ``clone(gen)`` is written from it. A subclass without a schema of its own keeps it.
     """
 
     __slots__ = ()
     _gen: int
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
+    def __init_subclass__(cls, *, schema: Schema | None = None, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        schema = cls.__dict__.get("schema")
+        schema = cls.__dict__.get("schema")  # set by Declared from the class statement (or by the class body)
         if isinstance(schema, Schema):  # the fields declared once (engine/schema.py)
             cls.clone = schema.copier(cls, "clone", ", gen", {"_gen": "gen"})  # type: ignore[method-assign]
 
@@ -82,15 +95,16 @@ class SeatViewBase:
         return self._state.seat_name(self.seat)
 
 
-class BaseState(JsonState):
+class BaseState(JsonState, metaclass=Declared):
     """A position of a game, immutable from the outside: ``apply`` clones it, runs the rule for the action on the
     clone, then carries out every step without a real decision (``_advance``) until a seat must decide.
 
     A game's state type names its game in the class statement, ``class State(BaseState, game=..., ...)``: ``game`` (the
     registered name), ``title`` (in its ``repr``), ``state_format`` (the ``format`` of ``to_dict``), ``seat_texts``
     (the message table of the seats' default names), ``seat_view`` (what ``player(seat)`` returns, a
-    :class:`SeatViewBase`). Its ``schema`` declares its fields (``__slots__ = schema.slots``; the start of it is
-    :func:`base_fields`), and ``_clone`` is written from it. Each subclass gets its own ``plugins``,
+    :class:`SeatViewBase`), ``seat_type`` (its :class:`SeatBase`) and ``schema``, which declares its fields (the
+    class gets ``__slots__ = schema.slots`` from :class:`Declared`; the start of it is :func:`base_fields`), and
+    ``_clone`` is written from it. Each subclass gets its own ``plugins``,
     the table its optional capabilities register in when their modules are imported (``"explain"``: explain_action
     (state, action, lang); ``"html"``: state_html(state)); the rules never import them.
     """
@@ -102,6 +116,8 @@ class BaseState(JsonState):
     state_format: ClassVar[str]
     seat_texts: ClassVar[str]
     seat_view: ClassVar[type]
+    seat_type: ClassVar[type]
+    schema: ClassVar[Schema]
     plugins: ClassVar[dict[str, Any]]
 
     # fields every game's state has (base_fields, in the subclass's schema)
@@ -119,15 +135,17 @@ class BaseState(JsonState):
     observer: int | None
 
     def __init_subclass__(cls, *, game: str | None = None, title: str = "", state_format: str = "",
-                          seat_texts: str = "", seat_view: type = SeatViewBase, **kwargs: Any) -> None:
+                          seat_texts: str = "", seat_view: type = SeatViewBase, seat_type: type = SeatBase,
+                          schema: Schema | None = None, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if game is None:  # a subclass of a game's state (a test's variant) keeps its game and its _clone
             return
         cls.game, cls.title, cls.state_format = game, title, state_format
-        cls.seat_texts, cls.seat_view, cls.plugins = seat_texts, seat_view, {}
-        schema = cls.__dict__.get("schema")
+        cls.seat_texts, cls.seat_view, cls.seat_type, cls.plugins = seat_texts, seat_view, seat_type, {}
+        schema = cls.__dict__.get("schema")  # set by Declared from the class statement
         if not isinstance(schema, Schema):
-            raise TypeError(f"{cls.__name__}: a game's state declares its fields in a schema (engine/schema.py)")
+            raise TypeError(f"{cls.__name__}: a game's state declares its fields in a schema (engine/schema.py), "
+                            "named in its class statement: class State(BaseState, game=..., schema=FIELDS)")
         cls._clone = schema.copier(cls)  # type: ignore[method-assign]  # each field copied as it declares
 
     def _clone(self) -> Self:

@@ -70,10 +70,11 @@ def check_value(where: str, name: str, value: Any, kind: str, keys: Mapping[str,
 
 def merge_catalog(base: dict[str, Any], over: dict[str, Any], *, sections: tuple[str, ...],
                   fields: Collection[str] | None = None) -> dict[str, Any]:
-    """``over`` (a partial user catalogue) laid over a copy of ``base``: ``name`` replaced, ``setup`` by key, the
-    named ``sections`` (lists of tables such as goods) by id, ``remove`` drops cards, ``cards`` overrides by id
-    (a kind never changes) or adds. A value the user states is no longer ``assumed``. ``fields``: the top-level
-    fields ``over`` may have (None: any)."""
+    """``over`` (a partial user catalogue) laid over a copy of ``base``.
+
+    ``name`` is replaced, ``setup`` merged by key, the named ``sections`` (lists of tables such as goods) by id,
+    ``remove`` drops cards, ``cards`` overrides by id (a kind never changes) or adds. A value the user states is no
+    longer ``assumed``. ``fields``: the top-level fields ``over`` may have (None: any)."""
     out = json.loads(json.dumps(base))
     if fields is not None:
         unknown = set(over) - set(fields)
@@ -133,9 +134,10 @@ def _merge_by_id(out: dict[str, Any], section: str, entries: Any) -> None:
 
 def card_entries(raw: dict[str, Any], id_ok: Callable[[Any], bool], id_rule: str) -> Iterator[tuple[str, str,
                                                                                                     dict[str, Any]]]:
-    """``(where, id, entry)`` of every card table of ``raw["cards"]``, after the checks every catalogue makes: a
-    non-empty list of tables, each with an id that ``id_ok`` accepts (else the error says it must be ``id_rule``),
-    no id twice. ``where`` (``card 'ID'``) is what the caller names in its own errors."""
+    """``(where, id, entry)`` of every card table of ``raw["cards"]``, after the checks every catalogue makes.
+
+    The checks: a non-empty list of tables, each with an id that ``id_ok`` accepts (else the error says it must be
+    ``id_rule``), no id twice. ``where`` (``card 'ID'``) is what the caller names in its own errors."""
     cards = raw.get("cards")
     if not isinstance(cards, list) or not cards:
         raise catalog_error("cards", "must be a non-empty list of cards")
@@ -189,8 +191,9 @@ def catalog_digest(raw: dict[str, Any]) -> str:
 @dataclass(frozen=True, kw_only=True)
 class CardCatalog(Generic[CardT]):
     """What every game's validated catalogue has: its ``cards`` (each with an ``id`` and the fields it marks
-    ``assumed``), the ``setup`` numbers, ``raw``, the merged data (what a state or record embeds), and ``digest``,
-    its hash. A game's catalogue adds its own tables (goods, boards, ...)."""
+    ``assumed``), the ``setup`` numbers, ``raw``, the merged data (what a state or record embeds), and ``digest``.
+
+    ``digest`` is the merged data's hash. A game's catalogue adds its own tables (goods, boards, ...)."""
 
     name: str
     cards: tuple[CardT, ...]

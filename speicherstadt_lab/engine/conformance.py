@@ -114,10 +114,12 @@ class ConformanceAdapter:
 
     @classmethod
     def from_module(cls, module: str, **fields: Any) -> Self:
-        """The adapter whose checks are the functions of ``module`` (a module name) named as the fields
-        (``invariants``, ``candidate_actions``, ``game_checks``, ``transition_checks``, ``hidden_sequences``,
-        ``public``, ``position``, ``rearrangement``, ``lone_decision``) where it defines them, and ``fields`` for
-        the rest (``game``, ``player_counts``, ``new_game``, ...); an unknown field raises TypeError."""
+        """The adapter whose checks are the functions of ``module`` (a module name) named as the fields.
+
+        The checks (``invariants``, ``candidate_actions``, ``game_checks``, ``transition_checks``,
+        ``hidden_sequences``, ``public``, ``position``, ``rearrangement``, ``lone_decision``) are taken where the
+        module defines them, and ``fields`` for the rest (``game``, ``player_counts``, ``new_game``, ...); an unknown
+        field raises TypeError."""
         space = vars(importlib.import_module(module))
         found = {f.name: space[f.name] for f in dataclasses.fields(cls)
                  if f.name not in fields and callable(space.get(f.name))}

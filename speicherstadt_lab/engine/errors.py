@@ -49,7 +49,9 @@ class RecordError(ValueError):
 
 class ScenarioError(RecordError):
     """A scenario (``new_game(game, scenario=...)``, ``docs/record-format.md``) that is malformed or describes no
-    legal position. ``field`` names the part at fault as the scenario writes it (``"seats[1].cards[2]"``,
+    legal position.
+
+    ``field`` names the part at fault as the scenario writes it (``"seats[1].cards[2]"``,
     ``"pile_next[0]"``; ``""`` for the scenario as a whole), ``detail`` says why; ``str(err)`` is
     ``"scenario field '<field>': <detail>"``. Nothing is changed or half-built."""
 

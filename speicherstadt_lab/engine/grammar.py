@@ -36,18 +36,6 @@ class GrammarError(ValueError):
         super().__init__(f"{field}: {message}")
 
 
-class Context(Protocol):
-    """What a grammar reads from the game: its notation (``engine.notation.Notation`` subclasses provide it)."""
-
-    def domain(self, name: str) -> Sequence[str]:
-        """The words of domain ``name`` (goods, boards, ...) in canonical order."""
-        ...
-
-    def act(self, kind: str, *args: Any) -> Action:
-        """The canonical action of a verb and its (canonical) arguments."""
-        ...
-
-
 class Bad(Protocol):
     """The notation's refusal of the text being parsed (``raw``, as written) with a reason."""
 
@@ -65,7 +53,9 @@ class FormError(Exception):
 
 @dataclass(frozen=True)
 class Arg:
-    """One argument of a verb. ``name``: its click field (a literal word has none); ``kind``: a registered kind
+    """One argument of a verb.
+
+    ``name``: its click field (a literal word has none); ``kind``: a registered kind
     (:data:`ARG_KINDS`); ``domain``: the context's domain ("one", "many", "flag"), the catalogue limit ("int"), or
     the word itself ("word"); ``what``: how a refusal names it; ``hint``: its placeholder in the written form."""
 
@@ -256,8 +246,10 @@ class FlagKind(ArgKind):
 
 def click_kind(msg: Any, fields_by_kind: Mapping[str, tuple[str, ...]], error: Any) -> str:
     """The ``kind`` of a click message whose fields are exactly those of its kind, or ``error(key, ...)`` naming
-    what is wrong (not an object, an unknown kind, a missing or an unexpected field). Every board message (a
-    grammar's clicks, the move list's steps) is checked with this, each with its own error texts."""
+    what is wrong (not an object, an unknown kind, a missing or an unexpected field).
+
+    Every board message (a grammar's clicks, the move list's steps) is checked with this, each with its own error
+    texts."""
     if not isinstance(msg, dict):
         raise error("not_object", got=show_value(msg))
     kind = msg.get("kind")
@@ -304,11 +296,13 @@ def register_kind(name: str, kind: ArgKind) -> None:
 
 @dataclass(frozen=True)
 class Verb:
-    """A verb of the notation and the click that makes it. ``click``: the click's kind (unique in the grammar);
-    ``word``: the notation's verb (default ``click``; ``buy free`` is the click ``buyfree``); ``args`` in written
-    order; ``expansion``: the expansion it belongs to (None: the game); ``order``: the catalogue's loop order of
-    the args by name; ``slots``: for a verb without a closed domain, how many catalogue ids number its legal
-    actions; ``build``: the context's method making its action from the parsed values (default ``act``)."""
+    """A verb of the notation and the click that makes it.
+
+    ``click``: the click's kind (unique in the grammar); ``word``: the notation's verb (default ``click``; ``buy free``
+    is the click ``buyfree``); ``args`` in written order; ``expansion``: the expansion it belongs to (None: the game);
+    ``order``: the catalogue's loop order of the args by name; ``slots``: for a verb without a closed domain, how many
+    catalogue ids number its legal actions; ``build``: the context's method making its action from the parsed values
+    (default ``act``)."""
 
     click: str
     args: tuple[Arg, ...] = ()
@@ -340,9 +334,11 @@ class Verb:
 
 @dataclass(frozen=True)
 class Grammar:
-    """Every verb of one game (see the module docstring). ``limits``: the catalogue's bound of each "int" domain
-    ("seats" is the player count), and for a "many" argument its catalogue sizes per expansion
-    (``{"convert": {None: (3,), "kaispeicher": (3, 2)}}``); ``numbers(state, name)``: a number a click needs."""
+    """Every verb of one game (see the module docstring).
+
+    ``limits``: the catalogue's bound of each "int" domain ("seats" is the player count), and for a "many" argument its
+    catalogue sizes per expansion (``{"convert": {None: (3,), "kaispeicher": (3, 2)}}``); ``numbers(state, name)``: a
+    number a click needs."""
 
     game: str
     verbs: tuple[Verb, ...]
@@ -425,8 +421,8 @@ class Grammar:
 
     def parse(self, ctx: Any, verb: str, args: list[str], bad: Bad) -> Action:
         """The canonical action of a normalized verb and its argument words (``ctx``: the game's notation), or
-        ``bad(reason)``: an unknown verb, a wrong form (the refusal writes the verb's forms), a word outside
-        its domain."""
+        ``bad(reason)``: an unknown verb, a wrong form (the refusal writes the verb's forms), a word off its domain.
+        """
         verbs = self._by_word.get(verb)  # type: ignore[attr-defined]
         if verbs is None:
             raise bad(f"unknown verb {verb!r}; verbs are {', '.join(self.words)}")
@@ -464,9 +460,11 @@ class Grammar:
 
     def click(self, ctx: Any, state: Any, msg: Any, error: Any) -> Action:
         """The canonical action of a board's click message ``{"kind": "act", "verb": VERB, "args": {FIELD: value}}``
-        (:func:`act_message`), or ``error(key, ...)`` naming what is wrong: not an object, another kind, a missing or
-        unexpected field, an unknown verb, ``args`` not an object, a missing or unexpected argument, a value outside
-        its kind. Only the shape is checked; the rules judge the action."""
+        (:func:`act_message`), or ``error(key, ...)`` naming what is wrong.
+
+        What is wrong: not an object, another kind, a missing or unexpected field, an unknown verb, ``args`` not an
+        object, a missing or unexpected argument, a value outside its kind. Only the shape is checked; the rules judge
+        the action."""
         if not (isinstance(msg, dict) and len(msg) == 3 and msg.get("kind") == ACT and "verb" in msg and "args" in msg):
             click_kind(msg, {ACT: ACT_FIELDS}, error)  # not the envelope: the refusal names what is wrong
         verb, args = msg["verb"], msg["args"]
@@ -524,7 +522,9 @@ class Grammar:
 
     def catalogue(self, ctx: Any, players: int, expansion: str | None) -> list[str]:
         """Every action text of the game with ``expansion`` for ``players`` seats, numbered by the interop
-        adapters: per expansion (the game's verbs first), the verbs without arguments, then the others, each
+        adapters.
+
+        The order: per expansion (the game's verbs first), the verbs without arguments, then the others, each
         over its arguments' values (a verb with ``slots`` as ``VERB #k``)."""
         limits = {"seats": players, **self.limits}
         out: list[str] = []

@@ -251,9 +251,11 @@ def get_game(name: str) -> GameInfo:
 
 
 def new_game(game: str | None = None, **kwargs: Any) -> GameState:
-    """A new game's first decision state. ``scenario=...`` (a dict or a ``.json`` path) starts from a described
-    position instead, for a game with the "scenario" capability. ``game`` defaults to the game the scenario names
-    (when it is a registered game with scenarios), else Die Speicherstadt."""
+    """A new game's first decision state.
+
+    ``scenario=...`` (a dict or a ``.json`` path) starts from a described position instead, for a game with the
+    "scenario" capability. ``game`` defaults to the game the scenario names (when it is a registered game with
+    scenarios), else Die Speicherstadt."""
     if game is None:
         game = "speicherstadt"
         if kwargs.get("scenario") is not None:

@@ -31,7 +31,9 @@ def start_key(state: GameState) -> dict[str, Any]:
 
 
 class RecordSupportBase:
-    """Base of a game's record support. ``game`` is the registered name, ``hidden_fields`` the set-up's fields whose
+    """Base of a game's record support.
+
+    ``game`` is the registered name, ``hidden_fields`` the set-up's fields whose
     order is secret, ``setup_types`` every field of the set-up with the types its value may have (a bool is never
     a count; :data:`SETUP_TYPES` and the game's own)."""
 

@@ -69,6 +69,3 @@ class Rng:
         """The generator's internal state (to save and restore a stream)."""
         return self._s
 
-    def spawn(self, *labels: object) -> Rng:
-        """An independent generator derived from this one's next output and ``labels``."""
-        return Rng(derive_seed(self.next64(), *labels))

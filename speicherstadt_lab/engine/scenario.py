@@ -30,9 +30,11 @@ def is_count(value: Any) -> bool:
 
 
 class ScenarioReader:
-    """A scenario's data read field by field for one game. Made with the game's name, its own top-level fields and
-    its catalogue loader, it checks the common fields at once and keeps ``data``, ``cat`` (the catalogue), ``n``
-    (the player count), ``seed`` (the scenario's, else the caller's) and ``names``; its methods check one value."""
+    """A scenario's data read field by field for one game.
+
+    Made with the game's name, its own top-level fields and its catalogue loader, it checks the common fields at once
+    and keeps ``data``, ``cat`` (the catalogue), ``n`` (the player count), ``seed`` (the scenario's, else the caller's)
+    and ``names``; its methods check one value."""
 
     def __init__(self, data: Any, *, game: str, fields: Sequence[str], seed: int | str,
                  load_catalog: Callable[[Any], Any]) -> None:

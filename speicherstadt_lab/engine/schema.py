@@ -48,9 +48,11 @@ REQUIRED: Any = _Required()
 
 @dataclass(frozen=True)
 class Codec:
-    """How a field is written to a state's data and read back: ``encode(value, state)`` gives the JSON-ready value;
-    ``decode(data, key, state, where)`` reads ``data[key]`` for the state being built (its fields decoded so far
-    are set) and raises :class:`RecordError` naming ``where`` and the key when it is wrong."""
+    """How a field is written to a state's data and read back.
+
+    ``encode(value, state)`` gives the JSON-ready value; ``decode(data, key, state, where)`` reads ``data[key]`` for the
+    state being built (its fields decoded so far are set) and raises :class:`RecordError` naming ``where`` and the key
+    when it is wrong."""
 
     encode: Callable[[Any, Any], Any]
     decode: Callable[[dict[str, Any], str, Any, str], Any]
@@ -145,7 +147,9 @@ OBSERVER = Codec(_same, _observer)
 
 @dataclass(frozen=True)
 class Field:
-    """One field of a state: ``name`` (its attribute), ``type`` (what it holds; ``Schema.build`` checks it),
+    """One field of a state, declared once: how it is typed, hidden, copied and written.
+
+    ``name`` (its attribute), ``type`` (what it holds; ``Schema.build`` checks it),
     ``hidden`` (empty: public; else what it hides, in words, as ``view`` lists it), ``mask`` (hidden: what ``view``
     shows instead, ``mask(value, state)``), ``copy`` (how a clone copies it, see the module), ``codec`` (how a state
     file writes it; None: not written, it is the game's context or derived from other fields), ``key`` (its name in
@@ -239,8 +243,10 @@ class Schema:
     def copier(self, cls: type, name: str = "_clone", params: str = "", set_to: dict[str, str] | None = None,
                skip: Sequence[str] = ()) -> Callable[..., Any]:
         """A method ``name(self<params>)`` returning a new ``cls`` object with each field copied as its ``copy``
-        says (``set_to``: a Python expression of ``self`` and the parameters for some fields instead; ``skip``:
-        fields left unset). Generated code, one assignment a field: no loop, no ``getattr`` on the hot path."""
+        says: generated code, one assignment a field, no loop, no ``getattr`` on the hot path.
+
+        ``set_to``: a Python expression of ``self`` and the parameters for some fields instead; ``skip``: fields
+        left unset."""
         set_to = set_to or {}
         how = {"shared": "self.{0}", "cow": "self.{0}", "list": "list(self.{0})",
                "generation": "next(generations)", "reset": "default_{0}"}
@@ -274,9 +280,10 @@ class Schema:
         return space["fill"]  # type: ignore[no-any-return]
 
     def build(self, cls: type, **values: Any) -> Any:
-        """A new ``cls`` object with every field set: from ``values``, else its default. A field without a default
-        that is not given, a name that is no field, or a value of the wrong type is a TypeError naming it (a new
-        field cannot be forgotten by the set-up, a scenario or a loader)."""
+        """A new ``cls`` object with every field set: from ``values``, else its default.
+
+        A field without a default that is not given, a name that is no field, or a value of the wrong type is a
+        TypeError naming it (a new field cannot be forgotten by the set-up, a scenario or a loader)."""
         obj = self.fill(object.__new__(cls))
         classes = self._classes
         for name, v in values.items():
@@ -308,9 +315,10 @@ class Schema:
     def decode(self, d: dict[str, Any], obj: Any, *, state: Any = None, where: str = "state",
                at: Sequence[str] = PLACES) -> None:
         """Set the written fields of ``obj`` (placed ``at``) from state data ``d``, in the schema's order (a field's
-        codec may read the fields decoded before it); a RecordError names ``where`` and the field at fault. A field
-        with a default that the data lacks takes its default: data written before the field existed still loads (and
-        a field not ``present`` in this position takes it too)."""
+        codec may read the fields decoded before it); a RecordError names ``where`` and the field at fault.
+
+        A field with a default that the data lacks takes its default: data written before the field existed still loads
+        (and a field not ``present`` in this position takes it too)."""
         st = obj if state is None else state
         for f in self.fields:
             if f.codec is None or f.at not in at:

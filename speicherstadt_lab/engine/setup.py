@@ -71,9 +71,10 @@ def state_catalog(d: dict[str, Any], fmt: str, load_catalog: Callable[[Any], Any
 
 
 def state_start(st: Any, d: dict[str, Any], n: int, phases: Sequence[str]) -> None:
-    """Set the fields every state has from its data ``d``: ``n_players`` (checked by the caller), ``names``,
-    ``round`` (≥ 1), ``phase`` (one of ``phases``), ``events``, ``last_action`` and ``observer`` (a seat, or -1
-    for a spectator's observation)."""
+    """Set the fields every state has from its data ``d``.
+
+    They are ``n_players`` (checked by the caller), ``names``, ``round`` (≥ 1), ``phase`` (one of ``phases``),
+    ``events``, ``last_action`` and ``observer`` (a seat, or -1 for a spectator's observation)."""
     phase = state_field(d, "phase", str)
     if phase not in phases:
         raise RecordError(f"state field 'phase': must be one of {tuple(phases)}, not {phase!r}")
@@ -136,11 +137,11 @@ def consistent(st: Any, check_invariants: Callable[[Any], list[str]]) -> Any:
 
 def state_from_data(cls: Any, d: dict[str, Any], n: int, phases: Sequence[str], context: dict[str, Any],
                     check_invariants: Callable[[Any], list[str]], at: Sequence[str] | None = None) -> Any:
-    """A state of type ``cls`` rebuilt from its ``to_dict`` data ``d`` (``n`` players, checked by the caller):
-    ``context`` (its catalogue and what follows from it), the fields every state has (``phases``: the game's), then
-    the game's own as its
-    schema declares them (``at``: the places read, default all); a RecordError names the field at fault or the
-    first invariants (``check_invariants``) violated."""
+    """A state of type ``cls`` rebuilt from its ``to_dict`` data ``d`` (``n`` players, checked by the caller).
+
+    Read in order: ``context`` (its catalogue and what follows from it), the fields every state has (``phases``:
+    the game's), then the game's own as its schema declares them (``at``: the places read, default all); a
+    RecordError names the field at fault or the first invariants (``check_invariants``) violated."""
     st = cls.__new__(cls)
     for key, value in {**context, "_gen": 0, "_legal": None}.items():
         setattr(st, key, value)

@@ -20,6 +20,7 @@ import anywidget
 import traitlets
 
 from .board import ASSETS
+from .widget_base import assemble
 
 if TYPE_CHECKING:
     import plotly.graph_objects as go
@@ -31,6 +32,8 @@ PLOTLY_PATH = f"{ASSET_DIR}/static/plotly.min.js"
 #: what a chart passes to plotly.js: no plotly logo, no "edit in Chart Studio", sized by its container
 CONFIG = {"displaylogo": False, "responsive": True}
 KINDS = ("click", "need_plotly")
+#: the chart's module: the views' shared helpers (``el``, ``listen``), then the chart (``widget_base.assemble``)
+PARTS = ("common.js", "chart.js")
 
 ClickCallback = Callable[[dict[str, Any], int], Any]
 
@@ -91,7 +94,7 @@ class Chart(anywidget.AnyWidget):
     ipywidgets layout, as for any widget).
     """
 
-    _esm = ASSETS / "chart.js"
+    _esm = assemble(ASSETS, PARTS)
     figure = traitlets.Dict().tag(sync=True)
     config = traitlets.Dict(CONFIG).tag(sync=True)
     #: where plotly.js lies under the page's labextensions URL

@@ -151,7 +151,9 @@ def progress_spec(main: pd.DataFrame, branch: pd.DataFrame | None = None, *, nam
                   x: str = "ply", current: float | None = None, fork: int | None = None, lang: str = "en",
                   height: int = 330, colours: Sequence[str] | None = None, metric: Metric | None = None) -> Spec:
     """Projected score (top) and a figure of the game (bottom; ``metric``, by default coins) per seat along the
-    main line; ``branch`` (another line's trajectory) is overlaid dashed from ply ``fork`` on; ``current``
+    main line.
+
+    ``branch`` (another line's trajectory) is overlaid dashed from ply ``fork`` on; ``current``
     marks the position on the board; ``colours`` are the game's seat colours."""
     t = _check(x, lang)
     metric = metric or COINS
@@ -224,8 +226,9 @@ MARK_COLUMNS = ["ply", "x", "seat", "action", "best_action", "win_prob", "win_lo
 
 def review_marks(marks: pd.DataFrame, names: Sequence[str], lang: str = "en") -> list[dict[str, Any]]:
     """The flagged decisions of a review as chart marks: one scatter trace per flag ("inaccuracy",
-    "mistake"), a point at the decision's x and the mover's win probability with the chosen action,
-    ``customdata`` holding the ply (what a click reports). ``marks`` has :data:`MARK_COLUMNS`."""
+    "mistake"), a point at the decision's x and the mover's win probability with the chosen action.
+
+    ``customdata`` holds the ply (what a click reports). ``marks`` has :data:`MARK_COLUMNS`."""
     t = REVIEW_TEXTS[lang]
     out = []
     for flag in ("inaccuracy", "mistake"):
@@ -248,7 +251,9 @@ def win_spec(main: pd.DataFrame, branch: pd.DataFrame | None = None, *, names: S
              current: float | None = None, lang: str = "en", height: int = 330,
              marks: pd.DataFrame | None = None, colours: Sequence[str] | None = None) -> Spec:
     """Win probability per seat with its 95% interval as a band, along the main line (``main``, a
-    :func:`win_table`); ``branch`` (the variation's points from the fork on) is overlaid dashed; ``marks``
+    :func:`win_table`).
+
+    ``branch`` (the variation's points from the fork on) is overlaid dashed; ``marks``
     (flagged decisions of a review, :data:`MARK_COLUMNS`) are drawn as :func:`review_marks`."""
     t = _check(x, lang)
     col = "ply" if x == "ply" else "round"

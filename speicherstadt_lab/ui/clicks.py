@@ -37,11 +37,14 @@ class ClickError(ValueError):
         super().__init__(self.text("en"))
 
     def text(self, lang: str = "en", namer: Any = None) -> str:
+        """The refusal in ``lang`` (the ids it mentions named by ``namer``)."""
         return messages.text(self.TABLE, self.key, lang, self.params, namer)
 
 
 def click_to_action(state: Any, msg: Any, error: type[ClickError] = ClickError) -> Action:
     """The canonical action of a browser click, or ``error`` (the board's :class:`ClickError`) naming the field
-    at fault. Checks only the message's shape by the game's grammar (kind, fields, types, ranges, the names of its
+    at fault.
+
+    Checks only the message's shape by the game's grammar (kind, fields, types, ranges, the names of its
     catalogue); the rules judge the action."""
     return state.notation.click(state, msg, error)  # type: ignore[no-any-return]

@@ -26,6 +26,7 @@ class Probe(anywidget.AnyWidget):
         self.on_msg(lambda _w, content, _b: self.handle_message(content))
 
     def handle_message(self, msg: Any) -> bool:
+        """Answer a ping (``pong`` becomes its ``n``); False, and nothing changed, for any other message."""
         n = msg.get("n") if isinstance(msg, dict) and msg.get("kind") == "ping" else None
         if not isinstance(n, int) or isinstance(n, bool):
             return False

@@ -46,6 +46,7 @@ class Lesson:
 
 
 def text(key: str, lang: str = "en") -> str:
+    """The tutorial's text ``key`` in ``lang``."""
     return messages.text("tut", key, lang, {})
 
 
@@ -63,8 +64,9 @@ def lesson_files() -> dict[str, str]:
 
 
 def lessons(record: GameRecord | None = None) -> list[Lesson]:
-    """Demand, purchase (with at least two workers above the card), fire, loading and the end, in game order:
-    the shipped scenario files, or with ``record`` the first such positions of that recorded game (with the
+    """Demand, purchase (with at least two workers above the card), fire, loading and the end, in game order.
+
+    The shipped scenario files, or with ``record`` the first such positions of that recorded game (with the
     files' texts)."""
     files = {key: shipped_scenario(name) for key, name in lesson_files().items()}
     if record is None:
@@ -92,8 +94,9 @@ def _positions(record: GameRecord) -> dict[str, Any]:
 
 
 def lesson_scenarios(record: GameRecord | None = None) -> dict[str, dict[str, Any]]:
-    """The lesson files' content taken from the recorded game (default :func:`tutorial_record`), by file name:
-    each lesson's position as a scenario (the fire lesson from before its round's supply, so the fire burns
+    """The lesson files' content taken from the recorded game (default :func:`tutorial_record`), by file name.
+
+    Each lesson's position as a scenario (the fire lesson from before its round's supply, so the fire burns
     when it starts), with the title and text of the shipped file of the same lesson."""
     found = _positions(record or tutorial_record())
     files = lesson_files()

@@ -25,7 +25,9 @@ ActionCallback = Callable[..., Any]  # callback(action) or, registered with_stat
 
 def assemble(root: Path, parts: Sequence[str]) -> str:
     """One widget's ESM (or CSS) string: the files ``parts`` of the folder ``root``, in order, each after a comment
-    naming it. A board's JavaScript is several plain files (``widgets/common.js``, what both boards share, then its
+    naming it.
+
+    A board's JavaScript is several plain files (``widgets/common.js``, what both boards share, then its
     regions, then its entry with the one ``export default``); anywidget loads one module, and this is its text."""
     out = []
     for name in parts:
@@ -159,7 +161,9 @@ class GameBoard(anywidget.AnyWidget):
 
     def on_action(self, callback: ActionCallback, remove: bool = False, with_states: bool = False) -> None:
         """Register (or with ``remove`` unregister) a callback for the action of each valid click (its ``str``
-        is the canonical notation); ``with_states``: it is called ``callback(action, before, after)`` with the
+        is the canonical notation).
+
+        ``with_states``: it is called ``callback(action, before, after)`` with the
         board's state and the state the click made (applied once: the owner need not apply it again)."""
         if remove:
             kept = [(cb, w) for cb, w in self._callbacks if cb != callback]

@@ -213,8 +213,10 @@ class ValueModel:
 
     def interval_kind(self, state: GameState, method: str) -> str:
         """What ``method``'s band for ``state`` rests on: ``"measured"`` (held-out games, these cards),
-        ``"measured for other cards"`` (a user catalogue: the band holds for the default cards), or
-        ``"calibration bins"`` (a file without measured widths)."""
+        ``"measured for other cards"`` or ``"calibration bins"``.
+
+        ``"measured for other cards"``: a user catalogue, the band holds for the default cards; ``"calibration
+        bins"``: a file without measured widths."""
         if method not in self.intervals:
             return "calibration bins"
         return "measured" if self.cards_match(state) else "measured for other cards"

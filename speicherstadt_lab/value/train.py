@@ -73,6 +73,7 @@ def over_games(job: Callable[[range], T], games: int, chunk: int, processes: int
                progress: bool = True, desc: str = "games") -> list[T]:
     """``job`` on ranges of ``chunk`` game indices covering ``games``, in order, on a process pool (``processes``,
     default :func:`~speicherstadt_lab.resources.default_processes`; 1: in this process) with a progress bar.
+
     ``job`` must pickle (a module-level function, or a ``functools.partial`` of one)."""
     chunks = [range(start, min(games, start + chunk)) for start in range(0, games, chunk)]
     parts: list[T] = []
@@ -136,8 +137,10 @@ def train(game: str = "speicherstadt", players: int = 3, games: int = 3000, seed
           progress: bool = True, out: str | Path | None = None, catalog: str | None = None,
           head: str = "mlp", hidden: int = 32, write: bool = True) -> ValueModel:
     """Self-play, fit, calibrate on held-out games, write the JSON file (default: the package's model path;
-    ``write=False``: only return the model). Its 95% intervals are not measured here:
-    ``heldout.measure_intervals`` (the command line does both, and writes once, at the end).
+    ``write=False``: only return the model).
+
+    Its 95% intervals are not measured here: ``heldout.measure_intervals`` (the command line does both, and writes once,
+    at the end).
 
     ``head``: ``"mlp"`` (one hidden layer of ``hidden`` units) or ``"logistic"``."""
     if head not in HEADS:

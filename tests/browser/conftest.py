@@ -1,4 +1,4 @@
-"""Fixtures of the browser tests: one Debian Chromium per test module."""
+"""Fixtures of the browser tests: one Debian Chromium per test module, and the app's Tutorial page in one."""
 
 from __future__ import annotations
 
@@ -20,3 +20,15 @@ def browser() -> Iterator[Any]:
         b = launch(pw)
         yield b
         b.close()
+
+
+@pytest.fixture(scope="module")
+def tutorial_session() -> Iterator[dict[str, Any]]:
+    """The app in Voilà on its Tutorial page, one per test module (``tests.support.browser.tutorial_session``):
+    ``{"page", "errors"}``, the console and page errors logged."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.support.browser import tutorial_session
+
+    with sync_playwright() as pw, tutorial_session(pw) as s:
+        yield s

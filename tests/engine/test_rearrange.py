@@ -22,6 +22,7 @@ from speicherstadt_lab.engine import RearrangeError
 from speicherstadt_lab.engine.conformance import check_game, get_adapter
 from speicherstadt_lab.records import GameRecord, Node, chance_text
 from speicherstadt_lab.reviewing import REVIEW_KEY
+from tests.support.positions import random_moves
 
 BOARDS = ("guild", "docks", "market", "bank")
 
@@ -39,12 +40,7 @@ def bot_step(state: Any, players: list[Any]) -> Any:
 
 
 def random_play(state: Any, steps: int, seed: int = 1) -> Any:
-    rng = sl.Rng(seed, "rearrange-test")
-    for _ in range(steps):
-        if state.is_over:
-            break
-        state = state.apply(rng.choice(state.legal_actions()))
-    return state
+    return random_moves(state, steps, seed, "rearrange-test")
 
 
 def views(state: Any) -> list[Any]:

@@ -10,6 +10,7 @@ import json
 import pytest
 
 import speicherstadt_lab as sl
+from speicherstadt_lab.engine.basestate import BaseState, SeatBase, base_fields
 from speicherstadt_lab.engine.errors import RecordError
 from speicherstadt_lab.engine.protocol import state_from_dict
 from speicherstadt_lab.engine.schema import INT, REQUIRED, Field, Schema
@@ -158,3 +159,27 @@ def test_the_shipped_games_states_are_made_from_their_schemas(game: str, options
     assert hidden == (["pile", "bag"] if game == "speicherstadt" else ["decks", "removed"])
     with pytest.raises(TypeError, match="not hidden fields"):
         schema.with_hidden(s._same_position(), seats=[])
+
+
+def test_a_class_statement_naming_its_schema_gets_the_schema_and_its_slots() -> None:
+    seat_schema = Schema(Field("coins", int, default=0), Field("_gen", int, copy="generation", default=0))
+
+    class Purse(SeatBase, schema=seat_schema):
+        """A seat of one field."""
+
+    assert Purse.schema is seat_schema and Purse.__slots__ == seat_schema.slots
+    purse = seat_schema.build(Purse)
+    with pytest.raises(AttributeError):
+        purse.wallet = 1  # type: ignore[attr-defined]  # slots only: no field that is not declared
+    assert purse.clone(3).coins == 0 and purse.clone(3)._gen == 3  # clone(gen) written from the schema
+
+    fields = Schema(*base_fields(), Field("pot", int, default=0))
+
+    class Pot(BaseState, game="pot", schema=fields, seat_type=Purse):
+        """A state of one field of its own."""
+
+    assert Pot.schema is fields and Pot.__slots__ == fields.slots and Pot.seat_type is Purse and Pot.game == "pot"
+    assert "pot" in Pot.__slots__ and callable(Pot._clone)
+    with pytest.raises(TypeError, match="named in its class statement"):
+        class Bare(BaseState, game="bare"):
+            """A game's state without a schema."""

@@ -109,6 +109,12 @@ def settle(page: Any, timeout: float = 30_000, idle_timeout: float = 120_000) ->
     page.wait_for_selector(".ssl-app.ssl-idle", state="attached", timeout=idle_timeout)
 
 
+def wait_text(page: Any, selector: str, part: str, timeout: float = 30_000) -> None:
+    """Until the first element ``selector`` finds holds ``part`` in its text (the kernel's answer drawn)."""
+    page.wait_for_function("([s, t]) => (document.querySelector(s)?.innerText || '').includes(t)", arg=[selector, part],
+                           timeout=timeout)
+
+
 def launch(playwright: Any) -> Any:
     """Chromium through Playwright with the project's launch arguments."""
     return playwright.chromium.launch(executable_path=chromium_path(), args=LAUNCH_ARGS, headless=True)
@@ -138,6 +144,16 @@ def app_session(url: str, playwright: Any) -> Iterator[dict[str, Any]]:
     finally:
         context.close()
         browser.close()
+
+
+@contextlib.contextmanager
+def tutorial_session(playwright: Any, timeout: float = 30_000) -> Iterator[dict[str, Any]]:
+    """:func:`app_session` on a fresh Voilà server, switched to the Tutorial page once its lesson board is drawn."""
+    with voila_server() as url, app_session(url, playwright) as s:
+        s["page"].click(".ssl-topbar .ssl-tutorial-btn")
+        s["page"].wait_for_selector(".ssl-lessons .ssl-board .ssl-top", state="visible", timeout=timeout)
+        settle(s["page"])
+        yield s
 
 
 #: the process id of each running :func:`binder_server`, by its URL (the memory benchmark sums its kernels)

@@ -102,7 +102,8 @@ def show_tutorial(page: Page, on: bool) -> None:
         page.wait_for_function("() => { const shown = e => !!e && e.getClientRects().length > 0;"
                                " return !shown(document.querySelector('.ssl-app .ssl-whatif'))"
                                " && shown(document.querySelector('.ssl-app h2'))"
-                               " && [...document.querySelectorAll('.ssl-app .ssl-board .ssl-top')].some(shown); }",
+                               " && [...document.querySelectorAll("
+                               "'.ssl-app .ssl-board .ssl-top, .ssl-app .prb-board .prb-top')].some(shown); }",
                                timeout=JOB_TIMEOUT)
     else:
         page.wait_for_selector(".ssl-app .ssl-whatif", timeout=TIMEOUT)

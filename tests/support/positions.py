@@ -8,6 +8,16 @@ from speicherstadt_lab.bots import make_bot
 from speicherstadt_lab.games.packet_row.scenario import rigged, stacked_decks
 
 
+def random_moves(state: sl.GameState, steps: int, seed: int = 1, label: str = "random") -> sl.GameState:
+    """``state`` after up to ``steps`` legal moves chosen uniformly by ``Rng(seed, label)`` (or at its end)."""
+    rng = sl.Rng(seed, label)
+    for _ in range(steps):
+        if state.is_over:
+            break
+        state = state.apply(rng.choice(state.legal_actions()))
+    return state
+
+
 def midgame(players: int = 3, seed: int = 5, rounds: int = 6) -> sl.GameState:
     """A game of ``players`` (seed ``seed``) played by one greedy bot (seed 1) until round ``rounds`` begins."""
     s = sl.new_game(players=players, seed=seed)

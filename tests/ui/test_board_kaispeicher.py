@@ -16,6 +16,7 @@ from speicherstadt_lab.ui import Board
 from speicherstadt_lab.ui.clicks import act_message
 from speicherstadt_lab.ui.model import ClickError, board_model, click_to_action, highlight
 from tests.support.clicks import KAISPEICHER_CLICKS
+from tests.support.models import all_texts
 from tests.support.scenario import play
 
 CAT = sl.default_catalog()
@@ -137,16 +138,6 @@ def loading_state() -> Any:
             contracts=[("contract_a1", ["tea"]), ("contract_b2", [])], unload=["coffee", "tea", "hemp"])
     s = rig(s, 1, contracts=[("contract_a3", ["coffee"])])
     return until(s, lambda x: x.phase == "loading" and x.to_move == 0)
-
-
-def all_texts(obj: object) -> list[str]:
-    if isinstance(obj, str):
-        return [obj]
-    if isinstance(obj, dict):
-        return [t for v in obj.values() for t in all_texts(v)]
-    if isinstance(obj, list | tuple):
-        return [t for v in obj for t in all_texts(v)]
-    return []
 
 
 def ids(entries: list[dict[str, Any]]) -> list[str | None]:

@@ -22,6 +22,7 @@ from speicherstadt_lab.ui.model import (
     short_labels,
 )
 from tests.support.clicks import KAISPEICHER_CLICKS
+from tests.support.models import all_texts
 from tests.support.scenario import RandomPolicy, drive, passive, play, red_buys_three
 
 BRACES = re.compile(r"[{}]")
@@ -45,16 +46,6 @@ def merchant_state() -> sl.GameState:
 
 def over_state() -> sl.GameState:
     return drive(sl.new_game(players=3, seed=5), passive)
-
-
-def all_texts(obj: object) -> list[str]:
-    if isinstance(obj, str):
-        return [obj]
-    if isinstance(obj, dict):
-        return [t for v in obj.values() for t in all_texts(v)]
-    if isinstance(obj, list | tuple):
-        return [t for v in obj for t in all_texts(v)]
-    return []
 
 
 # ---- every phase -----------------------------------------------------------------------------------

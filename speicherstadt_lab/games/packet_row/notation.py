@@ -112,7 +112,8 @@ class Notation(BaseNotation):
         return a
 
     def fulfil_parts(self, action: Action | str) -> dict[str, Any]:
-        """A fulfilment's parts by id, from the engine's own parse (so views never take notation apart):
+        """A fulfilment's parts by id, from the engine's own parse (so views never take notation apart).
+
         ``contracts``, ``ships`` (``{dest, captain}``, captain None when the ship sails where it is bound)
         and ``goods`` (``{card, merchant}``, merchant None when the good is not changed)."""
         a = self.parse(action)

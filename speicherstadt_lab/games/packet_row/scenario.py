@@ -67,7 +67,9 @@ def new_game(*, scenario: dict[str, Any] | str | Path | None = None, players: in
 def build(data: Any, *, seed: int | str = 0, decks: Any = None,
           start_contracts: Any = None) -> tuple[State, list[list[str]], list[str]]:
     """The position ``data`` describes (a dict or a ``.json`` path), at its first decision, and its hidden order at
-    its start: per board (in board order) the cards the scenario does not place, the removed ones first, then the
+    its start.
+
+    The hidden order: per board (in board order) the cards the scenario does not place, the removed ones first, then the
     order they are drawn in; and the deal of starting contracts (the secret holders' in seat order, then the unused
     ones). ``decks`` and ``start_contracts`` give that order instead of the scenario's ``next``, ``start``, ``box`` and
     seed (a record's set-up keeps them, so it rebuilds the same state). Raises :class:`ScenarioError` naming the
@@ -77,8 +79,10 @@ def build(data: Any, *, seed: int | str = 0, decks: Any = None,
 
 def scenario_setup(data: Any, seed: int | str = 0) -> dict[str, Any]:
     """The ``new_game`` arguments a record keeps for a game started from ``data``: ``{"scenario": ..., "decks":
-    [...], "start_contracts": [...]}``, the hidden order materialized and left out of ``scenario`` (its ``seed``, the
-    ``box``, the boards' ``next`` and the seats' named ``start``: :func:`public_part`)."""
+    [...], "start_contracts": [...]}``, the hidden order materialized and left out of ``scenario``.
+
+    Left out of ``scenario``: its ``seed``, the ``box``, the boards' ``next`` and the seats' named ``start``
+    (:func:`public_part`)."""
     data = scenario_data(data)
     _state, decks, start = build(data, seed=seed)
     return {"scenario": public_part(data), "decks": decks, "start_contracts": start}
@@ -544,9 +548,11 @@ def _seat_of(state: State, i: int, named: bool) -> dict[str, Any]:
 def stacked_decks(top: Mapping[str, Sequence[str]] | None = None, *,
                   bottom: Mapping[str, Sequence[str]] | Sequence[str] | None = None,
                   catalog: str | dict[str, Any] | Catalog | None = None) -> dict[str, list[str]]:
-    """The four decks for ``new_game(decks=...)``: ``top[board]`` first in that order (with two players the
-    first 6 of each deck are the ones removed unseen), then the board's other cards in catalogue order, then
-    ``bottom`` (per board, or a list of ids each going to its own board) last, e.g. for :func:`rigged`."""
+    """The four decks for ``new_game(decks=...)``, rigged: named cards on top or at the bottom.
+
+    ``top[board]`` first in that order (with two players the first 6 of each deck are the ones removed unseen), then the
+    board's other cards in catalogue order, then ``bottom`` (per board, or a list of ids each going to its own board)
+    last, e.g. for :func:`rigged`."""
     cat = load_catalog(catalog)
     top = dict(top or {})
     if bottom is None:

@@ -69,12 +69,10 @@ def _join(items: list[str], lang: str) -> str:
     return ", ".join(items[:-1]) + _AND[lang] + items[-1]
 
 
-class Seat(SeatBase):
+class Seat(SeatBase, schema=SEAT_FIELDS):
     """One seat's holdings. Shared between states until a rule changes it (copy-on-write). Its fields are declared
     in ``fields.py`` (SEAT_FIELDS), with what each means."""
 
-    schema = SEAT_FIELDS
-    __slots__ = SEAT_FIELDS.slots
     money: int
     hand: tuple[int, ...]
     ships: tuple[int, ...]
@@ -103,13 +101,10 @@ class SeatView(SeatViewBase):
 
 
 class State(BaseState, game="packet_row", title="Packet Row", state_format=STATE_FORMAT, seat_texts="pr_seat",
-            seat_view=SeatView):
+            seat_view=SeatView, seat_type=Seat, schema=STATE_FIELDS):
     """A position in a game of Packet Row. See ``docs/notation.md`` and ``docs/packet-row-notes.md``."""
 
     # the fields of a position, declared once in fields.py (STATE_FIELDS): slots, clone, state file, set-up
-    schema = STATE_FIELDS
-    __slots__ = STATE_FIELDS.slots
-    seat_type = Seat
     nt: Notation
     hm: int
     decks: tuple[tuple[int, ...], ...]
@@ -191,6 +186,10 @@ class State(BaseState, game="packet_row", title="Packet Row", state_format=STATE
     def good_name(self, good: str, lang: str = "en") -> str:
         """A good's name in ``lang``, from its id."""
         return self._word("good", good, lang)
+
+    def deck_name(self, deck: str, lang: str = "en") -> str:
+        """The name in ``lang`` of a deck of ``hidden_parts()["decks"]``: its board's (``guild``: Guild Hall)."""
+        return self._word("board", deck, lang)
 
     def describe(self, event: Event, lang: str = "en") -> str:
         """An event in plain language (boards and destinations by name)."""
@@ -375,8 +374,10 @@ class State(BaseState, game="packet_row", title="Packet Row", state_format=STATE
 
     def asked_for_secrecy(self) -> bool:
         """True when the seat to move is asked although its only visible action is one: its secret starting
-        contract might be fulfillable (public facts only), so it is asked whatever that contract is, and its
-        legal actions may then be that one action alone (a forced choice nobody else can tell from a free one)."""
+        contract might be fulfillable (public facts only), so it is asked whatever that contract is.
+
+        Its legal actions may then be that one action alone (a forced choice nobody else can tell from a free one).
+        """
         if self.to_move is None:
             return False
         cards, tail, secret = self._option_parts()
@@ -926,7 +927,8 @@ class State(BaseState, game="packet_row", title="Packet Row", state_format=STATE
         return [*(given[i] for i in holders), *spare]
 
     def hidden_parts(self) -> dict[str, Any]:
-        """What is still to come and can be rearranged (``rearranged``), JSON-ready, in the current order:
+        """What is still to come and can be rearranged (``rearranged``), JSON-ready, in the current order.
+
         ``decks`` (per board, top first), ``removed`` (the two-player removed cards: part of each deck's pool),
         ``contracts`` ({seat as text: its secret starting contract}) and ``box`` (the unused starting contracts).
 

@@ -35,12 +35,10 @@ KAI_FIELDS = Schema(*(Field(name) for name in ("board", "fire", "pending", "rese
                     Field("_gen", int, copy="generation", default=0))
 
 
-class Kai(SeatBase):
+class Kai(SeatBase, schema=KAI_FIELDS):
     """The expansion's part of a position (public information only). Copy-on-write like a seat: shared between
     states until a rule changes it through ``state.part_set()``; its values are never changed in place."""
 
-    schema = KAI_FIELDS
-    __slots__ = KAI_FIELDS.slots
     FIELDS = ("top", "top_cargo", "reserved", "left", "stopped", "turn", "rpos", "spy_turn", "fire", "pending", "truck")
 
     def __init__(self, top: tuple[int, ...] = (), top_cargo: tuple[tuple[int, ...], ...] = (),

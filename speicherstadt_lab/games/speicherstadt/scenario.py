@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from ...engine.datafiles import read_scenario_file
-from ...engine.errors import CatalogError, RearrangeError, ScenarioError, shown
+from ...engine.errors import RearrangeError, ScenarioError, shown
 from ...engine.events import Event
 from ...engine.rng import Rng
-from ...engine.scenario import ScenarioReader
+from ...engine.scenario import SCENARIO_FORMAT, ScenarioReader
 from . import kaispeicher as kai_rules
 from . import setup
 from .catalog import Card, load_catalog
@@ -27,11 +27,10 @@ from .fields import derive
 from .setup import EXPANSIONS, _bag_multiset, _blank, _standard_pile, check_invariants, game_cards
 from .state import Seat, State, _bit
 
-SCENARIO_FORMAT = "speicherstadt-lab/scenario/1"
 PHASES = ("demand", "purchase", "loading", "over")
-FIELDS = ("format", "game", "expansion", "catalog", "players", "seed", "names", "round", "first", "phase", "water",
-          "cargo", "top", "top_cargo", "workers", "pile_next", "bag_next", "discard", "stock", "bought", "loading",
-          "dock", "moved", "seats", "title", "text")
+#: A Die Speicherstadt scenario's own fields (besides format, game, title, text, catalog, players, seed, names).
+FIELDS = ("expansion", "round", "first", "phase", "water", "cargo", "top", "top_cargo", "workers", "pile_next",
+          "bag_next", "discard", "stock", "bought", "loading", "dock", "moved", "seats")
 SEAT_FIELDS = ("coins", "track", "cards", "contracts", "warehouse", "hall", "unload")
 KAI_SEAT_FIELDS = ("breaks", "grey", "delivered")
 #: What a record's set-up keeps of a scenario: the rest, because its ``deck`` and ``bag`` hold the whole order.
@@ -77,22 +76,21 @@ def build(data: Any, *, seed: int | str = 0, deck: Any = None, bag: Any = None) 
 
 def scenario_setup(data: Any, seed: int | str = 0) -> dict[str, Any]:
     """The ``new_game`` arguments a record keeps for a game started from ``data``: ``{"scenario": ..., "deck":
-    [...], "bag": [...]}``, the hidden order materialized (``pile_next``, ``bag_next`` and ``seed`` are then in
-    ``deck`` and ``bag`` and left out of ``scenario``)."""
+    [...], "bag": [...]}``, the hidden order materialized.
+
+    ``pile_next``, ``bag_next`` and ``seed`` are then in ``deck`` and ``bag`` and left out of ``scenario``."""
     data = read(data)
     _state, deck, bag = build(data, seed=seed)
     rest = {k: v for k, v in data.items() if k not in RECORD_DROPS}
     return {"scenario": json.loads(json.dumps(rest)), "deck": deck, "bag": bag}
 
 
-class _Builder:
+class _Builder(ScenarioReader):
     """One scenario being checked and built (use :func:`build`)."""
 
     def __init__(self, data: Any, seed: int | str) -> None:
-        if not isinstance(data, dict):
-            raise ScenarioError("", f"must be an object (JSON), not {shown(data)}")
-        self.d = data
-        self.seed = seed
+        super().__init__(data, game="speicherstadt", fields=FIELDS, seed=seed, load_catalog=load_catalog)
+        self.d = self.data
         self.where: dict[int, str] = {}  # card -> the field that placed it
 
     # ---- the top level ------------------------------------------------------------------------------------
@@ -112,56 +110,21 @@ class _Builder:
         return st, start_pile, start_bag
 
     def _top(self) -> None:
-        d = self.d
-        for key in d:
-            if key not in FIELDS:
-                raise ScenarioError(str(key), f"unknown field; a scenario has {', '.join(FIELDS)}")
-        if d.get("format") != SCENARIO_FORMAT:
-            raise ScenarioError("format", f"must be {SCENARIO_FORMAT!r}, not {d.get('format')!r}")
-        if d.get("game") != "speicherstadt":
-            raise ScenarioError("game", f"this is a scenario of Die Speicherstadt ('speicherstadt'), not "
-                                        f"{d.get('game')!r}")
+        # format, game, title, text, catalogue, players, seed and names are checked by ScenarioReader
+        d, n = self.d, self.n
         self.expansion = d.get("expansion")
         if self.expansion not in EXPANSIONS:
             raise ScenarioError("expansion", f"must be null or 'kaispeicher', not {shown(self.expansion)}")
-        catalog = d.get("catalog")
-        if catalog is not None and not isinstance(catalog, dict):  # a scenario never names a file to read
-            raise ScenarioError("catalog", "must be null (the default catalogue) or the catalogue's data (an object)")
-        try:
-            self.cat = load_catalog(catalog)
-        except (CatalogError, ValueError) as e:
-            raise ScenarioError("catalog", str(e)) from None
         sizes = self.cat.setup["offer_size"]
-        n = d.get("players")
-        if not isinstance(n, int) or isinstance(n, bool) or str(n) not in sizes:
-            raise ScenarioError("players", f"must be {min(map(int, sizes))} to {max(map(int, sizes))}, not {shown(n)}")
-        self.n = n
-        seed = d.get("seed", self.seed)
-        if seed is None:
-            seed = self.seed
-        if isinstance(seed, bool) or not isinstance(seed, int | str):
-            raise ScenarioError("seed", f"must be a whole number or a text, not {shown(seed)}")
-        self.seed = seed
-        names = d.get("names")
-        if names is not None and (not isinstance(names, list) or len(names) != n
-                                  or not all(isinstance(x, str) and x for x in names)):
-            raise ScenarioError("names", f"must be null or {n} non-empty texts, one per seat")
-        self.names = tuple(names) if names else None
-        self.round = self._int("round", d.get("round", 1), low=1)
-        self.first = self._seat("first", d.get("first", 0))
-        phase = d.get("phase", "demand")
-        if phase not in PHASES:
-            raise ScenarioError("phase", f"must be one of {', '.join(PHASES)}, not {shown(phase)}")
-        self.phase = phase
+        if str(n) not in sizes:  # a user's catalogue may lay out fewer player counts
+            raise ScenarioError("players", f"must be {min(map(int, sizes))} to {max(map(int, sizes))}, not {n}")
+        self.round = self.number("round", d.get("round", 1), low=1)
+        self.first = self.seat("first", d.get("first", 0))
+        self.phase = phase = self.one_of("phase", d.get("phase", "demand"), PHASES)
         self.kai = self.expansion is not None
         if self.kai and phase != "demand":
             raise ScenarioError("phase", "with Kaispeicher a scenario starts at the demand of a round, before the "
                                          "first worker")
-        for key in ("title", "text"):
-            value = d.get(key)
-            if value is not None and (not isinstance(value, dict) or not set(value) <= {"en", "de"}
-                                      or not all(isinstance(v, str) for v in value.values())):
-                raise ScenarioError(key, 'must be null or {"en": text, "de": text}')
         self.goods = tuple(g.id for g in self.cat.goods if g.expansion in (None, self.expansion))
         self.gi = {g: i for i, g in enumerate(self.goods)}
         cards, removed = game_cards(self.cat, n, self.expansion)
@@ -173,18 +136,11 @@ class _Builder:
 
     # ---- small checks -------------------------------------------------------------------------------------
 
-    # The shared checks of every game's scenario reader (engine/scenario.py), under this reader's names.
-    _int = staticmethod(ScenarioReader.number)
-    _seat = ScenarioReader.seat
-    _list = staticmethod(ScenarioReader.entries)
+    # The checks of one value every game's scenario has (number, seat, entries, card_of) are ScenarioReader's.
 
     def _card(self, field: str, value: Any) -> Card:
         """The card ``value`` names, placed at ``field``: known, in this game, in one place only."""
-        if not isinstance(value, str):
-            raise ScenarioError(field, f"must be a card id (text), not {shown(value)}")
-        card = self.cat.by_id.get(value)
-        if card is None:
-            raise ScenarioError(field, f"unknown card id {value!r}")
+        card: Card = self.card_of(field, value)
         if card.idx in self.removed:
             raise ScenarioError(field, f"card {value!r} is not in a game for {self.n} players (it stays in the box)")
         if card.idx not in self.in_game:
@@ -219,7 +175,7 @@ class _Builder:
             if self.phase in ("loading", "over"):
                 self.offer = [-1] * self.k
         else:
-            water = self._list("water", water)
+            water = self.entries("water", water)
             if not 1 <= len(water) <= self.k:
                 raise ScenarioError("water", f"{self.n} players have {self.k} water spaces; give 1 to {self.k} "
                                              f"entries, not {len(water)}")
@@ -242,19 +198,19 @@ class _Builder:
             raise ScenarioError("top" if top is None else "water", "with Kaispeicher give both 'water' and 'top' "
                                                                     "(the supply fills both), or neither")
         if top is not None:
-            top = self._list("top", top)
+            top = self.entries("top", top)
             if not len(top) <= self.k:
                 raise ScenarioError("top", f"the top row has {self.k} spaces, not {len(top)}")
             self.top = [self._on_water(f"top[{i}]", x) for i, x in enumerate(top)]
         seats = d.get("seats")
-        seats = [{}] * self.n if seats is None else self._list("seats", seats)
+        seats = [{}] * self.n if seats is None else self.entries("seats", seats)
         if len(seats) != self.n:
             raise ScenarioError("seats", f"give one entry per player ({self.n}), not {len(seats)}")
         self.seat_cards: list[list[int]] = []
         self.seat_contracts: list[list[tuple[Card, list[Any]]]] = []
         for i, s in enumerate(seats):
             self._seat_cards(i, s)
-        discard = self._list("discard", d.get("discard"))
+        discard = self.entries("discard", d.get("discard"))
         self.discard = [self._card(f"discard[{j}]", x).idx for j, x in enumerate(discard)]
         pile = [c for c in _standard_pile(self.cat, self.n, self.seed, self.expansion) if c not in self.where]
         if self.phase == "over":  # the game is over: what was never placed has left play
@@ -272,7 +228,7 @@ class _Builder:
                 extra = " (breaks, grey and delivered only with Kaispeicher)" if key in KAI_SEAT_FIELDS else ""
                 raise ScenarioError(f"{where}.{key}", f"unknown field; a seat has {', '.join(allowed)}{extra}")
         cards = []
-        for j, x in enumerate(self._list(f"{where}.cards", s.get("cards"))):
+        for j, x in enumerate(self.entries(f"{where}.cards", s.get("cards"))):
             field = f"{where}.cards[{j}]"
             card = self._card(field, x)
             if card.kind == "contract":
@@ -283,7 +239,7 @@ class _Builder:
                 raise ScenarioError(field, f"card {x!r} is used up when it is bought; it lies in 'discard'")
             cards.append(card.idx)
         contracts = []
-        for j, x in enumerate(self._list(f"{where}.contracts", s.get("contracts"))):
+        for j, x in enumerate(self.entries(f"{where}.contracts", s.get("contracts"))):
             field = f"{where}.contracts[{j}]"
             goods: Any = []
             if isinstance(x, dict):
@@ -313,7 +269,7 @@ class _Builder:
         return g
 
     def _goods(self, field: str, value: Any) -> tuple[int, ...]:
-        return tuple(sorted(self._good(f"{field}[{j}]", x) for j, x in enumerate(self._list(field, value))))
+        return tuple(sorted(self._good(f"{field}[{j}]", x) for j, x in enumerate(self.entries(field, value))))
 
     def _cubes(self) -> None:
         d = self.d
@@ -336,7 +292,7 @@ class _Builder:
             field = f"stock.{name}"
             if name not in self.gi:
                 raise ScenarioError(field, f"unknown good; goods are {', '.join(self.goods)}")
-            for _ in range(self._int(field, count, low=0)):
+            for _ in range(self.number(field, count, low=0)):
                 counts[self._good(field, name)] += 1
         self.stock = tuple(counts)
         self.seats: list[Seat] = []
@@ -360,7 +316,7 @@ class _Builder:
             return [None] * len(spaces)
         if not spaces and self.d.get(of) is None:
             raise ScenarioError(key, f"give it with '{of}' (without '{of}' the supply draws the ships' cubes)")
-        raw = self._list(key, raw)
+        raw = self.entries(key, raw)
         if len(raw) != len(spaces):
             raise ScenarioError(key, f"one entry per space of '{of}' ({len(spaces)}), not {len(raw)}")
         out: list[tuple[int, ...] | None] = []
@@ -383,14 +339,14 @@ class _Builder:
         where = f"seats[{i}]"
         setup = self.cat.setup
         seat = Seat(len(self.goods), setup["coins"])
-        seat.coins = self._int(f"{where}.coins", s.get("coins", setup["coins"]), low=0)
-        seat.track = self._int(f"{where}.track", s.get("track", 0))
+        seat.coins = self.number(f"{where}.coins", s.get("coins", setup["coins"]), low=0)
+        seat.track = self.number(f"{where}.track", s.get("track", 0))
         contracts = []
         for j, (card, goods) in enumerate(self.seat_contracts[i]):
             field = f"{where}.contracts[{j}].goods"
             wants = Counter(card.goods)
             placed = []
-            for m, x in enumerate(self._list(field, goods)):
+            for m, x in enumerate(self.entries(field, goods)):
                 placed.append(self._good(f"{field}[{m}]", x))
                 if wants[x] <= 0:
                     raise ScenarioError(f"{field}[{m}]", f"contract {card.id!r} takes {', '.join(card.goods)}; no "
@@ -415,11 +371,11 @@ class _Builder:
                                                    "(purchase, loading)")
         if self.kai:
             cards = [self.cat.cards[c] for c in seat.cards]
-            seat.breaks = self._int(f"{where}.breaks", s.get("breaks", sum(c.breaks for c in cards
+            seat.breaks = self.number(f"{where}.breaks", s.get("breaks", sum(c.breaks for c in cards
                                                                            if c.kind == "coffee_break")), low=0)
-            seat.grey = self._int(f"{where}.grey", s.get("grey", sum(c.workers for c in cards
+            seat.grey = self.number(f"{where}.grey", s.get("grey", sum(c.workers for c in cards
                                                                      if c.kind == "warehouse_workers")), low=0)
-            seat.delivered = self._int(f"{where}.delivered", s.get("delivered", 0), low=0)
+            seat.delivered = self.number(f"{where}.delivered", s.get("delivered", 0), low=0)
         return seat
 
     # ---- workers, purchases, loading ----------------------------------------------------------------------
@@ -434,17 +390,17 @@ class _Builder:
                                                "Kaispeicher a scenario starts before the first worker)")
             if self.supply:
                 raise ScenarioError("workers", "give the cards on the 'water' that the workers stand above")
-            self._columns(self._list("workers", workers))
+            self._columns(self.entries("workers", workers))
         regular = sum(len(c) for c in self.columns)
         self.placed = regular if self.phase == "demand" else n * self.workers
         if self.phase == "demand" and workers is not None:
             self._turn_order(regular)
-        bought = self._list("bought", d.get("bought"))
+        bought = self.entries("bought", d.get("bought"))
         if bought and self.phase == "demand":
             raise ScenarioError("bought", "nothing is bought before the purchase phase")
         self.bought = 0
         for j, s in enumerate(bought):
-            i = self._seat(f"bought[{j}]", s)
+            i = self.seat(f"bought[{j}]", s)
             if self.bought >> i & 1:
                 raise ScenarioError(f"bought[{j}]", f"seat {i} is named twice")
             self.bought |= 1 << i
@@ -454,7 +410,7 @@ class _Builder:
         self.loading_turn = n if self.phase == "over" else 0
         self.to_move: int | None = None
         if self.phase == "loading":
-            seat = self._seat("loading", self.first if loading is None else loading)
+            seat = self.seat("loading", self.first if loading is None else loading)
             self.loading_turn = (seat - self.first) % n
             for k in range(self.loading_turn):
                 s = (self.first + k) % n
@@ -475,12 +431,12 @@ class _Builder:
         count: Counter[int] = Counter()
         for i, col in enumerate(workers):
             field = f"workers[{i}]"
-            col = self._list(field, col)
+            col = self.entries(field, col)
             if col and self.offer[i] < 0:
                 raise ScenarioError(field, "no worker stands above an empty water space")
             if len(col) > spaces:
                 raise ScenarioError(field, f"a card has {spaces} building spaces above it, not {len(col)}")
-            seats = tuple(self._seat(f"{field}[{j}]", s) for j, s in enumerate(col))
+            seats = tuple(self.seat(f"{field}[{j}]", s) for j, s in enumerate(col))
             count.update(seats)
             self.columns[i] = seats
         for s, c in sorted(count.items()):
@@ -502,7 +458,7 @@ class _Builder:
 
     def _moved(self, raw: Any) -> int:
         moved = 0
-        entries = self._list("moved", raw)
+        entries = self.entries("moved", raw)
         if entries and not self.dock_given:
             raise ScenarioError("moved", "cubes moved in or out this turn exist only once a loading turn has begun "
                                          "('dock')")

@@ -115,12 +115,10 @@ def _combos(dock: tuple[int, ...], k: int) -> tuple[tuple[int, ...], ...]:
 # ---- per-seat data ----------------------------------------------------------------------------
 
 
-class Seat(SeatBase):
+class Seat(SeatBase, schema=SEAT_FIELDS):
     """One seat's holdings. Shared between states until a rule changes it (copy-on-write). Its fields are declared
     in ``fields.py`` (SEAT_FIELDS), with what each means."""
 
-    schema = SEAT_FIELDS
-    __slots__ = SEAT_FIELDS.slots
     coins: int
     track: int
     cards: tuple[int, ...]
@@ -172,12 +170,9 @@ class SeatView(SeatViewBase):
 # The fields of a position are declared once, in fields.py (STATE_FIELDS): the slots, the clone (generated from it:
 # the worker columns copied, the legal actions kept), the state file, view's masks and rearranged's changes.
 class State(BaseState, game="speicherstadt", title="Speicherstadt", state_format=STATE_FORMAT, seat_texts="seat",
-            seat_view=SeatView):
+            seat_view=SeatView, seat_type=Seat, schema=STATE_FIELDS):
     """A position in a game of Die Speicherstadt. See ``docs`` and ``notation.md`` for the surface."""
 
-    schema = STATE_FIELDS
-    __slots__ = STATE_FIELDS.slots
-    seat_type = Seat
     goods: tuple[str, ...]
     expansion: str | None
     first: int
@@ -831,9 +826,10 @@ class State(BaseState, game="speicherstadt", title="Speicherstadt", state_format
         return [("supply", self.offer_idx, "ship", self.cargo_idx)]
 
     def resolve_fire(self, ci: int, ev: list[Event]) -> tuple[list[int], list[int]] | None:
-        """Score fire card ``ci`` (the one fire rule of the game, the expansion's too): the seats with the most
-        firemen (the hooks' ``firemen``) gain its strength, those with the fewest lose it; the card is discarded.
-        Returns (gainers, losers), or None for a tie (nobody gains or loses)."""
+        """Score fire card ``ci`` (the one fire rule of the game, the expansion's too); the card is discarded.
+        Returns (gainers, losers), or None for a tie (nobody gains or loses).
+
+        The seats with the most firemen (the hooks' ``firemen``) gain its strength, those with the fewest lose it."""
         card = self.cat.cards[ci]
         firemen = self.hooks.firemen
         sums = [firemen(self, s) for s in self.seats]
@@ -915,8 +911,10 @@ class State(BaseState, game="speicherstadt", title="Speicherstadt", state_format
 
     def rearranged(self, pile: Sequence[str] | None = None, bag: Sequence[str] | None = None) -> State:
         """The same position with the hidden, undrawn order set by hand: a *chance variation* ("what if the
-        4th fire had come a round earlier?"). Every public fact stays (the pile's season sequence and its and the
-        bag's multisets); this state is unchanged.
+        4th fire had come a round earlier?").
+
+        Every public fact stays (the pile's season sequence and its and the bag's multisets); this state is
+        unchanged.
 
         ``pile``: card ids of the next cards of the draw pile, top first (a prefix, or the whole pile); the
         other cards follow in their current order, each season's in its own positions. A card keeps to its
@@ -1244,6 +1242,7 @@ def _refuse_more(state: State, a: Action, ev: list[Event]) -> None:
 @dataclass(frozen=True)
 class Hooks:
     """The rules of one game at the points where an expansion changes them (the base game's: ``BASE_HOOKS``).
+
     Each is a function of the state being built inside ``apply`` (and its arguments); a hook that changes the
     position does so through the state's interface (``seat_add``, ``part_set``, ``ask``, ``to_stock``, ...)."""
 
@@ -1297,9 +1296,11 @@ CAPABILITIES = State.plugins  # "explain": explain_action(state, action, lang); 
 
 
 def register_expansion(name: str, verbs: Mapping[str, Mapping[str, Rule]], **hooks: Any) -> Hooks:
-    """Plug an expansion's rules in: ``verbs`` (phase -> verb -> rule) adds the rules of its verbs, each of ``hooks``
-    replaces the base game's hook of that name (``steps`` and ``legal`` add to or replace the base game's phases).
-    Returns the expansion's :class:`Hooks`, which its positions use (``hooks_for(name)``)."""
+    """Plug an expansion's rules in; returns the expansion's :class:`Hooks`, which its positions use
+    (``hooks_for(name)``).
+
+    ``verbs`` (phase -> verb -> rule) adds the rules of its verbs, each of ``hooks`` replaces the base game's hook of
+    that name (``steps`` and ``legal`` add to or replace the base game's phases)."""
     rules = {verb: dict(phases) for verb, phases in _RULES.items()}
     for phase, rules_of in verbs.items():
         for verb, rule in rules_of.items():

@@ -50,8 +50,9 @@ def final_result(state: Any) -> pd.DataFrame:
 
 def live_analysis(state: Any) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(every seat's outlook, the mover's best actions) of ``state`` from one judgement (``judge_moves``: the
-    review's hybrid comparison, ``LIVE_ROLLOUTS`` per action, as the mover sees the position): the best
-    actions with the mover's win chance (its Wilson 95% interval over the rollouts) and expected final points
+    review's hybrid comparison, ``LIVE_ROLLOUTS`` per action, as the mover sees the position).
+
+    The best actions with the mover's win chance (its Wilson 95% interval over the rollouts) and expected final points
     after each, and every seat's numbers after the top action (``attrs["action"]``), so the mover's row is the
     first best move's. A finished game: its result (:func:`final_result`) and no actions. Raises
     ValueError/FileNotFoundError without a model (before the game's end)."""
@@ -137,8 +138,9 @@ def _words(st: Any, action: str, lang: str) -> str:
 
 def live_html(st: Any, win: pd.DataFrame, best: pd.DataFrame, lang: str) -> str:
     """The live panel's body: a line saying whose judgement it is, every seat's win chance (%), its 95% interval
-    and expected final points after the mover's top action, then the mover's best actions on the same scale;
-    each column head and move with a title saying what its numbers mean."""
+    and expected final points after the mover's top action, then the mover's best actions on the same scale.
+
+    Each column head and move has a title saying what its numbers mean."""
     t = TEXTS[lang]
     names = [st.seat_name(i, lang) for i in range(st.n_players)]
     mover = names[st.to_move]

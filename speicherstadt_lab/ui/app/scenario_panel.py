@@ -71,8 +71,10 @@ class Notice(anywidget.AnyWidget):
 
 class ScenarioPanel(Panel):
     """The scenario panel, collapsed below the rules (``accordion``, the app's ``scenario_panel``), and the notice
-    above the board (``note``, ``scenario_note``). Emits ``start`` (``source=None``: the text area's) when its
-    button is pressed; the coordinator starts the record and calls :meth:`started` (or :meth:`forget`)."""
+    above the board (``note``, ``scenario_note``).
+
+    Emits ``start`` (``source=None``: the text area's) when its button is pressed; the coordinator starts the record and
+    calls :meth:`started` (or :meth:`forget`)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -180,8 +182,9 @@ class ScenarioPanel(Panel):
 
     def fill(self, name: str | None = None, node: Node | None = None) -> bool:
         """Put a scenario's JSON in the text area: the shipped scenario ``name``, or (None) ``node``'s position
-        (default: the node last shown). False (and the reason on the error line) for a position that cannot be a
-        scenario."""
+        (default: the node last shown).
+
+        False (and the reason on the error line) for a position that cannot be a scenario."""
         lang = self.settings.lang
         if name:
             data = shipped_scenario(name)

@@ -60,8 +60,10 @@ def strength_options(lang: str) -> list[tuple[str, str]]:
 
 class SeatsPanel(Panel):
     """The seat controls: per possible seat a name and a dropdown of who plays it (``seat_kinds``, ``seat_labels``;
-    rows made once and shown or hidden by :meth:`show_count`), and the MCTS strength. Emits ``seat`` (``seat``: its
-    index) when a seat's player changes, ``strength`` when the strength does (never while relabelling)."""
+    rows made once and shown or hidden by :meth:`show_count`), and the MCTS strength.
+
+    Emits ``seat`` (``seat``: its index) when a seat's player changes, ``strength`` when the strength does (never while
+    relabelling)."""
 
     def __init__(self, lang: str) -> None:
         super().__init__()
@@ -142,8 +144,7 @@ class SeatsPanel(Panel):
 
     def set_seat(self, seat: int, spec: str) -> str:
         """Put ``spec`` ("human", "random", "greedy", "mcts", "level:N" or a bot spec such as "mcts:seconds=2") in
-        ``seat``'s dropdown (a new spec becomes an option); the spec, normalised. A bad spec raises
-        before anything changes."""
+        ``seat``'s dropdown (a new spec becomes an option); the spec, normalised. A bad spec raises first."""
         spec = spec.strip().lower()
         if spec not in SEAT_KINDS:
             make_bot(spec)  # a bad spec raises here, before anything changes

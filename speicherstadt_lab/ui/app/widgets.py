@@ -12,16 +12,19 @@ import anywidget
 import traitlets
 
 from ..board import ASSETS
+from ..widget_base import assemble
 
 # ---- the variation tree --------------------------------------------------------------------------------
 
 class TreeView(anywidget.AnyWidget):
     """The record's moves as a compact tree: grouped by round, the main line, each variation indented after the
-    move it replaces, moves with alternatives marked by a ring, chance variations by a die, the review's glyphs
+    move it replaces.
+
+    Moves with alternatives are marked by a ring, chance variations by a die; the review's glyphs
     and the comments. A click sends ``{"kind": "goto", "id": n}``; ← → Home End pressed anywhere on the page (but
     in a text field) send ``{"kind": "step", "to": "prev"}``, one message per press, from one view of the page."""
 
-    _esm = ASSETS / "tree.js"
+    _esm = assemble(ASSETS, ("common.js", "tree.js"))  # the shared element helper and view's life, then the tree
     _css = ASSETS / "tree.css"
     tree = traitlets.Dict().tag(sync=True)
     current = traitlets.Int(0).tag(sync=True)

@@ -13,6 +13,7 @@ import speicherstadt_lab as sl
 from speicherstadt_lab.bots import RandomBot
 from speicherstadt_lab.games.packet_row import check_invariants
 from speicherstadt_lab.games.packet_row.scenario import rigged, stacked_decks
+from tests.support.positions import random_moves
 
 STARTS = [c.id for c in sl.new_game("packet_row", players=2, seed=0).cat.start_contracts]
 
@@ -36,12 +37,7 @@ def reversed_tails(players: int = 4) -> tuple[dict[str, list[str]], dict[str, li
 
 
 def play_some(s, steps: int, seed: int = 1):
-    rng = sl.Rng(seed, "hidden")
-    for _ in range(steps):
-        if s.is_over:
-            break
-        s = s.apply(rng.choice(s.legal_actions()))
-    return s
+    return random_moves(s, steps, seed, "hidden")
 
 
 def test_view_shows_the_own_hand_and_of_the_others_only_the_cards_taken_openly() -> None:
