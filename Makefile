@@ -31,9 +31,11 @@ chromium:
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
 	  || { echo "could not install chromium: the browser tests need /usr/bin/chromium"; exit 1; }; }
 
+# Two pytest workers (pytest-xdist), each test file on one worker so its module fixtures (a Voilà server, a page)
+# are made once: the suite is CPU-bound in one process at a time, so the second core halves the wall time.
 test: $(STAMP) chromium
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest --durations=15
+	$(BIN)/python -m pytest -n 2 --dist loadfile --durations=15
 
 # Random exploration at volume (fresh seeds each run, printed): 100,000 checked random games, the property
 # tests with random draws, and 1,000 random clicks in the browser. Not part of `make test`.
