@@ -33,8 +33,8 @@ def in_view(page: Page, selector: str) -> bool:
 
 
 def go_to(page: Page, game: str, n: int) -> None:
-    """The lesson set of ``game`` (its button's text), at lesson ``n`` (by "← Previous" and "Next →")."""
-    page.click(f".ssl-lessons .widget-toggle-buttons button:text-is('{game}')")
+    """The lesson set of ``game`` (its label in the set menu), at lesson ``n`` (by "← Previous" and "Next →")."""
+    page.select_option(".ssl-lessons .ssl-lesson-sets select", label=game)
     settle(page)
     for _ in range(max(len(sl.lessons(g, e)) for g, e in GAMES)):  # steps enough for the longest set
         now = int(text(page, PROGRESS).split()[1])

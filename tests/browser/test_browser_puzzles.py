@@ -20,7 +20,7 @@ def test_a_puzzle_solved_by_a_click(tutorial_session: dict[str, Any]) -> None:
     page: Page = tutorial_session["page"]
     found = puzzle_lessons("speicherstadt")
     n, lesson = next((i, x) for i, x in enumerate(found, start=1) if x.puzzle.best.startswith("place "))
-    page.click(".ssl-lessons .widget-toggle-buttons button:has-text('Puzzles: Die Speicherstadt')")
+    page.select_option(".ssl-lessons .ssl-lesson-sets select", label="Puzzles: Die Speicherstadt")
     settle(page)
     wait_text(page, PROGRESS, f"of {len(found)}")
     for _ in range(n - 1):
@@ -49,7 +49,7 @@ def test_a_theme_and_a_difficulty_picked_then_solved_with_the_score(tutorial_ses
                                 if (sub := [x for x in found if (x.puzzle.theme, x.puzzle.difficulty) == (k, d)])
                                 and sub[0].puzzle.best.startswith("place ") and not {x.id for x in sub} & maybe_shown)
     in_theme = [x for x in found if x.puzzle.theme == theme]
-    page.click(".ssl-lessons .widget-toggle-buttons button:has-text('Puzzles: Die Speicherstadt')")
+    page.select_option(".ssl-lessons .ssl-lesson-sets select", label="Puzzles: Die Speicherstadt")
     settle(page)
     name = picked[0].puzzle.theme_name("en")
     page.select_option(".ssl-lessons .ssl-puzzle-theme select", label=f"{name} ({len(in_theme)})")

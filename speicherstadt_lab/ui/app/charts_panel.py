@@ -51,7 +51,6 @@ class ChartsPanel(Panel):
         self._draw_lock = threading.Lock()  # never held while waiting for ``lock``: no lock-order deadlock
         self._gen = self._synced = 0
         self._relabeling = False
-        self._lang: str | None = None
         self._root: Node | None = None  # the record's root the caches are for
         self._win: dict[tuple[Node, int, str], pd.DataFrame] = {}
         self._traj: dict[Node, pd.DataFrame] = {}
@@ -74,6 +73,16 @@ class ChartsPanel(Panel):
         self.win_button.on_click(lambda _b: self.emit("win"))
         self.x_mode.observe(lambda _c: None if self._relabeling else self.emit("axis"), "value")
 
+    def relabel(self, lang: str) -> None:
+        """The panel's labels in ``lang``."""
+        t = TEXTS[lang]
+        self.win_button.description = t["win"]
+        self.rollouts.description = t["rollouts"]
+        self.rollouts.tooltip = t["rollouts_tip"]
+        swap_options(self, self.rollout_bot, [(t["rb_random"], "random"), (t["rb_greedy"], "greedy")])
+        self.rollout_bot.tooltip = t["rollout_bot"]
+        swap_options(self, self.x_mode, [(t["x_ply"], "ply"), (t["x_round"], "round")])
+
     def show(self, node: Node, settings: Settings) -> None:
         """Take ``node`` and ``settings`` for the next :meth:`draw` (a new record empties the caches, a new language
         relabels the controls at once)."""
@@ -83,15 +92,6 @@ class ChartsPanel(Panel):
             self._win.clear()
             self._traj.clear()
             self._model_wins.clear()
-        if settings.lang != self._lang:
-            self._lang = settings.lang
-            t = TEXTS[settings.lang]
-            self.win_button.description = t["win"]
-            self.rollouts.description = t["rollouts"]
-            self.rollouts.tooltip = t["rollouts_tip"]
-            swap_options(self, self.rollout_bot, [(t["rb_random"], "random"), (t["rb_greedy"], "greedy")])
-            self.rollout_bot.tooltip = t["rollout_bot"]
-            swap_options(self, self.x_mode, [(t["x_ply"], "ply"), (t["x_round"], "round")])
 
     def draw(self, flagged: list[Node] | None = None) -> None:
         """Bring the charts up to date with the node last shown; ``flagged``: the review's flagged decisions on its

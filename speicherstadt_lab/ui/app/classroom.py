@@ -23,10 +23,10 @@ import ipywidgets as w
 from ...engine.errors import RecordError
 from ...engine.i18n import LANGS
 from ...engine.protocol import games
-from ...records import GameRecord, Node
+from ...records import GameRecord
 from ..board import ASSETS
 from ..model import show_value
-from .panel import Panel, Settings
+from .panel import Panel
 from .texts import load_texts
 
 CTEXTS = load_texts("classroom")
@@ -203,7 +203,6 @@ class ClassroomPanel(Panel):
         self.css = w.HTML(PROJECTOR_CSS, layout=lay(display="none"))
         self._problems: list[LinkProblem] = []
         self._link: ShareLink | None = None
-        self._lang: str | None = None
         self.share_button.observe(lambda _c: self.emit("share"), "value")
         self.projector_button.observe(lambda c: self.emit("projector", on=bool(c["new"])), "value")
 
@@ -212,17 +211,13 @@ class ClassroomPanel(Panel):
         """Whether the share box is open (its link is then kept up to date)."""
         return bool(self.share_button.value)
 
-    def show(self, node: Node, settings: Settings) -> None:
-        """The toggles' labels and the notice in ``settings.lang`` (the share box follows :meth:`show_link`)."""
-        super().show(node, settings)
-        lang = settings.lang
-        if lang != self._lang:
-            self._lang = lang
-            self.share_button.description = ctext(lang, "share")
-            self.share_button.tooltip = ctext(lang, "share_tip")
-            self.projector_button.description = ctext(lang, "projector")
-            self.projector_button.tooltip = ctext(lang, "projector_tip")
-            self._show_note()
+    def relabel(self, lang: str) -> None:
+        """The toggles' labels and the notice in ``lang`` (the share box follows :meth:`show_link`)."""
+        self.share_button.description = ctext(lang, "share")
+        self.share_button.tooltip = ctext(lang, "share_tip")
+        self.projector_button.description = ctext(lang, "projector")
+        self.projector_button.tooltip = ctext(lang, "projector_tip")
+        self._show_note()
 
     def note(self, problems: list[LinkProblem]) -> None:
         """Name a link's ``problems`` in the notice above the board (hidden when there are none)."""

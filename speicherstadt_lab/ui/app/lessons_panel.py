@@ -124,8 +124,11 @@ class LessonsPanel(Panel):
                 self._lesson_set = key
         self.lessons_back = w.Button(layout=lay(width="auto"))
         self.lessons_back.on_click(lambda _b: self.emit("back"))
-        self.lesson_set_choice = w.ToggleButtons(options=self._set_options(self.settings.lang), value=self._lesson_set,
-                                                 style={"button_width": "auto"})
+        # a menu, not a row of buttons: six sets (three games' lessons and puzzles) as buttons wrapped the head into
+        # three lines and pushed the board's buttons below a 1280x720 projector's edge
+        self.lesson_set_choice = w.Dropdown(options=self._set_options(self.settings.lang), value=self._lesson_set,
+                                            layout=w.Layout(width="auto"))
+        self.lesson_set_choice.add_class("ssl-lesson-sets")
         self.lesson_set_choice.observe(lambda c: None if self._relabeling else self._choose_lesson_set(c["new"]),
                                        "value")
         self.lesson_progress = w.HTML()

@@ -42,6 +42,7 @@ class Panel:
         self._handlers: dict[str, list[Callable[..., None]]] = {}
         self.node: Node | None = None
         self.settings = Settings(lang="en")
+        self._labels_lang: str | None = None  # the language the widgets' labels are in (None: not shown yet)
 
     def on(self, event: str, handler: Callable[..., None]) -> None:
         """Call ``handler(**data)`` whenever the panel emits ``event``."""
@@ -53,9 +54,16 @@ class Panel:
             handler(**data)
 
     def show(self, node: Node, settings: Settings) -> None:
-        """Show ``node`` with ``settings``; a panel adds what it draws (the base only remembers them)."""
+        """Show ``node`` with ``settings``; a panel adds what it draws (the base remembers them and calls
+        :meth:`relabel` when the language is new)."""
         self.node = node
         self.settings = settings
+        if settings.lang != self._labels_lang:
+            self._labels_lang = settings.lang
+            self.relabel(settings.lang)
+
+    def relabel(self, lang: str) -> None:
+        """Put the texts of ``lang`` on the panel's widgets (at its first show and on a language switch)."""
 
     def close(self) -> None:
         """Stop the panel's background work (the base has none)."""

@@ -63,7 +63,6 @@ class ReviewPanel(Panel):
         self._flag_at: Node | None = None
         self._shown_flag: Node | None = None
         self._root: Node | None = None  # the record's root the flags were opened in
-        self._lang: str | None = None
         self._syncing = False
         self.button.on_click(lambda _b: self.emit("review"))
         self.better_button.on_click(lambda _b: self.emit("better"))
@@ -74,20 +73,21 @@ class ReviewPanel(Panel):
         """The flagged decision opened last (its node: the move the review flagged), or None."""
         return self._shown_flag
 
+    def relabel(self, lang: str) -> None:
+        """The panel's labels in ``lang``."""
+        t = TEXTS[lang]
+        self.button.description = t["review"]
+        self.rollouts.description = t["review_rollouts"]
+        self.rollouts.tooltip = t["review_rollouts_tip"]
+        self.better_button.description = t["play_better"]
+        self.title.value = html.escape(t["flagged"])
+
     def show(self, node: Node, settings: Settings) -> None:
         """The summary, the flags and the decision opened, for the line of ``node``; a new record forgets the flag
         opened, a new language relabels."""
         super().show(node, settings)
         if node.record.root is not self._root:
             self._root, self._shown_flag, self._flag_end, self._flag_at = node.record.root, None, None, None
-        if settings.lang != self._lang:
-            self._lang = settings.lang
-            t = TEXTS[settings.lang]
-            self.button.description = t["review"]
-            self.rollouts.description = t["review_rollouts"]
-            self.rollouts.tooltip = t["review_rollouts_tip"]
-            self.better_button.description = t["play_better"]
-            self.title.value = html.escape(t["flagged"])
         self._show_flags(node, settings.lang)
 
     def invalidate(self) -> None:

@@ -82,7 +82,6 @@ class ScenarioPanel(Panel):
         self._filled = ""  # the text last filled in by the app (a teacher's edits are never overwritten)
         self._started: dict[str, Any] | None = None  # the scenario the record on the board started from
         self._start_state: Any = None  # that record's first position
-        self._labelled = ""  # the language of the labels
         self._relabeling = False
         self.note = Notice()
         self.note.add_class("ssl-scenario-note")
@@ -117,13 +116,11 @@ class ScenarioPanel(Panel):
         the text area gets the position."""
         first = self.node is None
         super().show(node, settings)
-        if settings.lang != self._labelled:
-            self._relabel()
         if first:
             self.fill()
 
-    def _relabel(self) -> None:
-        lang = self._labelled = self.settings.lang
+    def relabel(self, lang: str) -> None:
+        """The panel's title, help, buttons and scenario list in ``lang``."""
         t = TEXTS[lang]
         self.accordion.set_title(0, t["scenario"])
         self._help.value = f'<div class="ssl-none">{html.escape(t["scenario_help"])}</div>'
