@@ -13,7 +13,7 @@ import ipywidgets as w
 
 from ...hints import Hint, hint
 from ...records import Node
-from .panel import Panel, Settings
+from .panel import LatestWork, Panel, Settings
 from .texts import load_texts
 
 TEXTS = load_texts("hint_panel")
@@ -41,8 +41,7 @@ class HintPanel(Panel):
     def __init__(self) -> None:
         super().__init__()
         self._lock = threading.Lock()
-        self._cancel: threading.Event | None = None
-        self._threads: list[threading.Thread] = []
+        self._work = LatestWork("speicherstadt-lab-hint")
         self.button = w.Button(icon="lightbulb-o", layout=w.Layout(width="auto"))
         self.button.add_class("ssl-hint-button")
         self.button.on_click(lambda _b: self.ask())
@@ -60,8 +59,7 @@ class HintPanel(Panel):
             self.button.tooltip = htext(lang, "button_tip")
             self.button.disabled = not self.allowed()
             if moved:
-                if self._cancel is not None:
-                    self._cancel.set()
+                self._work.cancel()
                 self.box.value = ""
 
     def allowed(self) -> bool:
@@ -81,18 +79,10 @@ class HintPanel(Panel):
             self.box.value = f'<div class="ssl-none">{html.escape(why)}</div>'
             return
         with self._lock:
-            if self._cancel is not None:
-                self._cancel.set()
-            cancel = self._cancel = threading.Event()
+            cancel = self._work.fresh()
             seat = node.state.seat_name(node.state.to_move, lang)
             self.box.value = f'<div class="ssl-hint-working">{html.escape(htext(lang, "working", seat=seat))}</div>'
-        if not settings.threaded:
-            self.compute(node, lang, cancel)
-            return
-        thread = threading.Thread(target=self.compute, args=(node, lang, cancel), name="speicherstadt-lab-hint",
-                                  daemon=True)
-        self._threads = [t for t in self._threads if t.is_alive()] + [thread]
-        thread.start()
+        self._work.run(self.compute, (node, lang, cancel), settings.threaded)
 
     def compute(self, node: Node, lang: str, cancel: threading.Event) -> None:
         """One hint (a thread's work): shown unless ``cancel`` was set or the board left ``node`` meanwhile."""
@@ -107,8 +97,4 @@ class HintPanel(Panel):
 
     def close(self) -> None:
         """Drop the hint being computed and wait for its thread."""
-        if self._cancel is not None:
-            self._cancel.set()
-        for t in self._threads:
-            t.join()
-        self._threads = []
+        self._work.close()

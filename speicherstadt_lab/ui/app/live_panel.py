@@ -24,7 +24,7 @@ from ...analysis import judge_moves
 from ...records import Node
 from ...reviewing import REVIEW_ROLLOUTS, review_horizon
 from ...value.model import load_model
-from .panel import Panel, Settings
+from .panel import LatestWork, Panel, Settings
 from .texts import TEXTS
 
 BEST = 3  # actions shown
@@ -71,8 +71,7 @@ class LivePanel(Panel):
     def __init__(self, label: str) -> None:
         super().__init__()
         self._lock = threading.Lock()
-        self._cancel: threading.Event | None = None
-        self._threads: list[threading.Thread] = []
+        self._work = LatestWork("speicherstadt-lab-live")
         self.toggle = w.Checkbox(value=True, description=label, indent=False, layout=w.Layout(width="auto"))
         self.toggle.add_class("ssl-live-toggle")
         self.box = w.HTML(layout=w.Layout(width="100%"))
@@ -83,32 +82,19 @@ class LivePanel(Panel):
         while bots are moving (the coordinator shows the node they stop at)."""
         with self._lock:
             super().show(node, settings)
-            if self._cancel is not None:
-                self._cancel.set()
+            self._work.cancel()
             self.toggle.description = TEXTS[settings.lang]["live"]
             if not self.toggle.value:
                 self.box.value = ""
                 return
             if settings.bots_playing:
                 return
-            cancel = self._cancel = threading.Event()
-        if not settings.threaded:
-            self.analyse(node, settings.lang, cancel)
-            return
-        thread = threading.Thread(target=self.analyse, args=(node, settings.lang, cancel),
-                                  name="speicherstadt-lab-live", daemon=True)
-        # kept until they end, so that close() can wait for them: a daemon thread still inside numpy when the
-        # interpreter exits aborted a test process now and then ("terminate called without an active exception")
-        self._threads = [t for t in self._threads if t.is_alive()] + [thread]
-        thread.start()
+            cancel = self._work.fresh()
+        self._work.run(self.analyse, (node, settings.lang, cancel), settings.threaded)
 
     def close(self) -> None:
         """Cancel the live analysis and wait for its threads (each ends within its one comparison)."""
-        if self._cancel is not None:
-            self._cancel.set()
-        for t in self._threads:
-            t.join()
-        self._threads = []
+        self._work.close()
 
     def analyse(self, node: Node, lang: str, cancel: threading.Event) -> None:
         """One analysis (a thread's work): judge ``node`` and show it in ``lang``, unless ``cancel`` was set or the

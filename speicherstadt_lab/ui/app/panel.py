@@ -13,6 +13,7 @@ A panel's interface, all of it:
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -67,6 +68,45 @@ class Panel:
 
     def close(self) -> None:
         """Stop the panel's background work (the base has none)."""
+
+
+class LatestWork:
+    """A panel's background work of which only the newest call counts: a new call cancels the one before, and
+    :meth:`close` waits for every thread still running."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self._cancel: threading.Event | None = None
+        self._threads: list[threading.Thread] = []
+
+    def cancel(self) -> None:
+        """Tell the work running to drop its result."""
+        if self._cancel is not None:
+            self._cancel.set()
+
+    def fresh(self) -> threading.Event:
+        """Cancel the work running and give the next call its own cancel event."""
+        self.cancel()
+        self._cancel = threading.Event()
+        return self._cancel
+
+    def run(self, target: Callable[..., None], args: tuple[Any, ...], threaded: bool) -> None:
+        """``target(*args)`` in a thread, or here when the app is not ``threaded``."""
+        if not threaded:
+            target(*args)
+            return
+        thread = threading.Thread(target=target, args=args, name=self.name, daemon=True)
+        # kept until they end, so that close() can wait for them: a daemon thread still inside numpy when the
+        # interpreter exits aborted a test process now and then ("terminate called without an active exception")
+        self._threads = [t for t in self._threads if t.is_alive()] + [thread]
+        thread.start()
+
+    def close(self) -> None:
+        """Cancel the work and wait for its threads."""
+        self.cancel()
+        for t in self._threads:
+            t.join()
+        self._threads = []
 
 
 def line_of(node: Node) -> list[Node]:
