@@ -73,8 +73,8 @@ function langSwitch(p, model, m, send) {
 function boardHeader(p, m, model, send, moverPiece, titleExtras = []) {
   return el("header", { class: `${p}-top gb-top` }, [
     el("div", { class: `${p}-title gb-title` }, [
-      el("span", { class: `${p}-title-name`, text: m.title }),
-      el("span", { class: `${p}-round`, text: m.round_label }),
+      el("span", { class: `${p}-title-name gb-title-name`, text: m.title }),
+      el("span", { class: `${p}-round gb-round`, text: m.round_label }),
       ...titleExtras,
     ]),
     el("ol", { class: `${p}-phases gb-phases` }, m.phases.map((ph) =>
@@ -206,7 +206,7 @@ function mountBoard(model, host, p, { context, parts, onModel }) {
   const redraw = () => {
     const m = model.get("model") || {};
     if (!m.format) {
-      root.replaceChildren(el("div", { class: `${p}-empty`, text: "…" }));
+      root.replaceChildren(el("div", { class: `${p}-empty gb-empty`, text: "…" }));
       return;
     }
     const c = context(model, m, ui, send, redraw);

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import pytest
@@ -44,6 +44,14 @@ def record_until(state: sl.GameState, policy: Callable[[Any], str], until: Calla
     return record, node
 
 
+def reviewed_moves(record: sl.GameRecord, node: sl.Node, *actions: str) -> Iterator[tuple[sl.Node, Review]]:
+    """Each of ``actions`` played at ``node`` (all of them first), then, one at a time as asked for, its node and its
+    review from ``node`` on (no value model, the calibrated rollouts)."""
+    children = [node.play(a) for a in actions]
+    for child in children:
+        yield child, review(record, value=None, rollouts=CALIBRATED_ROLLOUTS, node=child, since=node, progress=False)
+
+
 def last_round_loading() -> tuple[sl.GameRecord, sl.Node]:
     """2 players. Red bought the 11-point contract (coffee, tea, rubber, carpet) in round 1 and put coffee, tea and
     rubber on it; nobody buys anything after that until the last round, where Red buys a ship with a carpet and the
@@ -62,16 +70,15 @@ def last_round_loading() -> tuple[sl.GameRecord, sl.Node]:
 
 def test_selling_the_cube_that_completes_an_11_point_contract_is_a_mistake() -> None:
     record, node = last_round_loading()
-    bad = node.play("sell carpet")
-    good = node.play("contract carpet 0")
-    rv = review(record, value=None, rollouts=CALIBRATED_ROLLOUTS, node=bad, since=node, progress=False)
+    moves = reviewed_moves(record, node, "sell carpet", "contract carpet 0")
+    bad, rv = next(moves)
     assert len(rv.decisions) == 1 and len(rv.luck) == 0
     row = rv.decisions.iloc[0]
     assert (row["ply"], row["seat"], row["action"], row["best_action"]) == (bad.ply, 0, "sell carpet",
                                                                             "contract carpet 0")
     assert row["score_loss"] >= 10 and row["flag"] == "mistake"
     assert bad.annotations["review"]["flag"] == "mistake"
-    rv = review(record, value=None, rollouts=CALIBRATED_ROLLOUTS, node=good, since=node, progress=False)
+    _good, rv = next(moves)
     row = rv.decisions.iloc[0]
     assert row["action"] == row["best_action"] == "contract carpet 0"
     assert row["win_loss"] == 0 and row["score_loss"] == 0 and row["flag"] == ""
@@ -93,14 +100,11 @@ def last_round_purchase() -> tuple[sl.GameRecord, sl.Node]:
 
 def test_passing_on_the_building_that_wins_the_game_is_a_mistake() -> None:
     record, node = last_round_purchase()
-    bad = node.play("pass")
-    good = node.play("buy")
-    rv = review(record, value=None, rollouts=CALIBRATED_ROLLOUTS, node=bad, since=node, progress=False)
-    row = rv.decisions.iloc[0]
+    moves = reviewed_moves(record, node, "pass", "buy")
+    row = next(moves)[1].decisions.iloc[0]
     assert (row["action"], row["best_action"]) == ("pass", "buy")
     assert row["win_loss"] >= THRESHOLDS["mistake"]["win"] and row["flag"] == "mistake"
-    row = review(record, value=None, rollouts=CALIBRATED_ROLLOUTS, node=good, since=node,
-                 progress=False).decisions.iloc[0]
+    row = next(moves)[1].decisions.iloc[0]
     assert row["action"] == row["best_action"] == "buy" and row["flag"] == ""
 
 

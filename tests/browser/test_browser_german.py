@@ -20,14 +20,9 @@ from playwright.sync_api import Page, sync_playwright
 from tests.support.browser import app_session, voila_server
 from tests.support.layout import (
     GAMES,
-    TIMEOUT,
-    load,
-    open_collapsed,
-    record_until,
+    open_every_panel,
     set_lang,
-    settle,
     show_tutorial,
-    wait_ply,
 )
 from tests.support.paths import REPO
 
@@ -105,22 +100,9 @@ def visible_text(page: Page) -> str:
 def test_every_panel_in_german_shows_no_english_text(session: dict[str, Any], game: str) -> None:
     page: Page = session["page"]
     patterns = catalogue()
-    name, options, players, seed = GAMES[game]
-    record = record_until(name, players, seed, lambda s: False, **options)
-    start = next(n for n in record.mainline() if n.state.round == 3)  # a round's start: What if… has a say
     set_lang(page, "de")
     try:
-        load(page, record)
-        page.click(f'.ssl-tree button.ssl-t-move[data-ply="{start.ply}"] >> nth=0', timeout=TIMEOUT)
-        wait_ply(page, start.ply)
-        page.wait_for_selector(".ssl-whatif.ssl-whatif-on", timeout=TIMEOUT)
-        page.click(".ssl-app button:text-is('Botzug')", timeout=TIMEOUT)
-        wait_ply(page, start.ply + 1)
-        settle(page)
-        if not page.locator(".ssl-rules-btn.mod-active").count():
-            page.click(".ssl-rules-btn", timeout=TIMEOUT)
-        page.wait_for_selector(".ssl-rules-panel .jupyter-widget-Collapse-contents", state="visible", timeout=TIMEOUT)
-        open_collapsed(page, ".ssl-scenario")
+        open_every_panel(page, game, ".ssl-app button:text-is('Botzug')")
         bad = [f"{game}/lab: {x}" for x in english(visible_text(page), patterns)]
         show_tutorial(page, True)
         bad += [f"{game}/tutorial: {x}" for x in english(visible_text(page), patterns)]

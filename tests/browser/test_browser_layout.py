@@ -28,12 +28,10 @@ from tests.support.layout import (
     TARGETS,
     TIMEOUT,
     load,
-    open_collapsed,
+    open_every_panel,
     record_until,
     set_lang,
-    settle,
     show_tutorial,
-    wait_ply,
 )
 
 WIDE = {"width": 1920, "height": 1080}
@@ -229,22 +227,7 @@ def problems(page: Page, where: str) -> list[str]:
 @pytest.mark.parametrize("game", list(GAMES))
 def test_every_panel_in_both_languages_without_overflow_or_errors(session: dict[str, Any], game: str) -> None:
     page: Page = session["page"]
-    name, options, players, seed = GAMES[game]
-    record = record_until(name, players, seed, lambda s: False, **options)
-    start = next(n for n in record.mainline() if n.state.round == 3)  # a round's start: What if… has a say
-    load(page, record)
-    page.click(f'.ssl-tree button.ssl-t-move[data-ply="{start.ply}"] >> nth=0', timeout=TIMEOUT)
-    wait_ply(page, start.ply)
-    page.wait_for_selector(".ssl-whatif.ssl-whatif-on", timeout=TIMEOUT)
-    page.click(".ssl-app button:has-text('Bot move')", timeout=TIMEOUT)  # the explanation panel: the bot's reasons
-    wait_ply(page, start.ply + 1)
-    settle(page)
-    # The rules panel opens (unfolded) from the top bar's toggle; the session is shared by the three games, so the
-    # toggle may still be on from the game before (settled: the page shows the kernel's state): never click it off.
-    if not page.locator(".ssl-rules-btn.mod-active").count():
-        page.click(".ssl-rules-btn", timeout=TIMEOUT)
-    page.wait_for_selector(".ssl-rules-panel .jupyter-widget-Collapse-contents", state="visible", timeout=TIMEOUT)
-    open_collapsed(page, ".ssl-scenario")
+    open_every_panel(page, game, ".ssl-app button:has-text('Bot move')")  # the explanation panel: the bot's reasons
     bad: list[str] = []
     try:
         for lang in ("en", "de"):

@@ -30,6 +30,7 @@ from speicherstadt_lab.records import GameRecord
 from speicherstadt_lab.ui.board import Board
 from speicherstadt_lab.ui.model import MAX_INT
 from speicherstadt_lab.ui.packet_row_board import PacketRowBoard
+from tests.support.games import options
 
 GAMES = {
     "base": {"game": "speicherstadt"},
@@ -214,17 +215,22 @@ def test_the_app_keeps_its_record_when_a_file_is_refused() -> None:
 # ---- state files -------------------------------------------------------------------------------------------
 
 
+def played(name: str, seed: int, bot: Any, observed: bool) -> list[Any]:
+    """Every position of a game of ``name`` (3 players, ``seed``) that ``bot`` plays to its end, the end included;
+    ``observed``: the bot chooses from the seat's observation, else from the state."""
+    spec = GAMES[name]
+    s = sl.new_game(spec["game"], players=3, seed=seed, **options(spec.get("expansion")))
+    states = [s]
+    while not s.is_over:
+        s = s.apply(bot.choose(s.observe(s.to_move) if observed else s))
+        states.append(s)
+    return states
+
+
 @cache
 def state_docs(name: str) -> tuple[str, ...]:
     """Six states of a random game of ``name`` (start, middle, end)."""
-    spec = GAMES[name]
-    s = sl.new_game(spec["game"], players=3, seed=5, **({"expansion": spec["expansion"]} if "expansion" in spec
-                                                        else {}))
-    bot = make_bot("random", seed=2)
-    states = [s]
-    while not s.is_over:
-        s = s.apply(bot.choose(s))
-        states.append(s)
+    states = played(name, 5, make_bot("random", seed=2), observed=False)
     picks = [states[round(i * (len(states) - 1) / 5)] for i in range(6)]
     return tuple(x.to_json() for x in picks)
 
@@ -280,18 +286,7 @@ def test_mutated_catalogue_files_set_up_games_or_name_the_field(game: str, data:
 @cache
 def positions(name: str) -> tuple[Any, ...]:
     """Every 7th position of a random game of ``name`` (3 players), decisions of every phase among them."""
-    spec = GAMES[name]
-    s = sl.new_game(spec["game"], players=3, seed=11, **({"expansion": spec["expansion"]} if "expansion" in spec
-                                                         else {}))
-    bot = make_bot("greedy", seed=4)
-    out = []
-    k = 0
-    while not s.is_over:
-        if k % 7 == 0:
-            out.append(s)
-        s = s.apply(bot.choose(s.observe(s.to_move)))
-        k += 1
-    return tuple(out)
+    return tuple(played(name, 11, make_bot("greedy", seed=4), observed=True)[:-1][::7])  # the end is no decision
 
 
 @st.composite

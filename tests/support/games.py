@@ -22,3 +22,10 @@ def options(expansion: str | None) -> dict[str, Any]:
 def new_variant(game: str, expansion: str | None = None, *, players: int = 3, seed: int = 1) -> sl.GameState:
     """A new game of ``game`` with ``expansion``, ``players`` seats and ``seed``."""
     return sl.new_game(game, players=players, seed=seed, **options(expansion))
+
+
+def random_moves(state: Any, rng: sl.Rng, plies: int) -> Any:
+    """``state`` after ``plies`` legal moves, each chosen uniformly from ``rng`` (a seeded stream, never ``random``)."""
+    for _ in range(plies):
+        state = state.apply(rng.choice(state.legal_actions()))
+    return state

@@ -1,6 +1,6 @@
 """Helpers for the Kaispeicher scenario tests: stacked expansion decks and bags, rigged holdings, policies.
 
-The base game's helpers (``tests/scenario.py``) know only the base goods and cards; these build the
+The base game's helpers (``tests/support/scenario.py``) do the work with the expansion named; these build the
 expansion's pile (104 cards less the removals for the player count, the 4th fire at the bottom) and bag
 (54 cubes, including 3 hemp, 3 cloth and 3 glass). A supply fills the water spaces first, then the top
 row, so ``kai_game(players, water, top)`` puts exactly those cards on the board in round 1.
@@ -8,8 +8,6 @@ row, so ``kai_game(players, water, top)`` puts exactly those cards on the board 
 
 from __future__ import annotations
 
-import json
-from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -17,22 +15,22 @@ import pytest
 
 import speicherstadt_lab as sl
 from speicherstadt_lab.games.speicherstadt.setup import game_cards
+from tests.support import scenario as base
+from tests.support.scenario import CAT, card, drive, events_of, goods_of, play
 
 KAI = "kaispeicher"
-CAT = sl.default_catalog()
-GOODS: tuple[str, ...] = tuple(g.id for g in CAT.goods if g.expansion in (None, KAI))
+GOODS = goods_of(KAI)
 OFFER = {2: 3, 3: 4, 4: 5, 5: 6}
 ROUNDS = {2: 16, 3: 12, 4: 10, 5: 8}
 
-
-def card(card_id: str) -> Any:
-    return CAT.card(card_id)
+__all__ = ["CAT", "GOODS", "KAI", "OFFER", "ROUNDS", "card", "cards_in_play", "drive", "events_of", "kai", "kai_bag",
+           "kai_deck", "kai_game", "legal", "next_round", "passive", "play", "red_loading", "refused",
+           "removed_cards", "rigged", "seat_dict", "stock", "texts"]
 
 
 def cards_in_play(players: int) -> list[str]:
     """Ids of the cards a Kaispeicher game with ``players`` uses, in catalogue order."""
-    idx, _ = game_cards(CAT, players, KAI)
-    return [CAT.cards[i].id for i in idx]
+    return base.cards_in_play(players, KAI)
 
 
 def removed_cards(players: int) -> list[str]:
@@ -47,32 +45,12 @@ def kai_deck(players: int, top: Sequence[str] = (), *, late_fires: bool = True,
     ``bottom`` goes just above ``fire_4`` (always last). With ``late_fires`` (the default) every fire
     not placed explicitly also goes down there, so no fire interrupts the rounds a scenario plays.
     """
-    legal = cards_in_play(players)
-    final = [c for c in legal if card(c).season == "E"]
-    placed = Counter([*top, *bottom, *final])
-    extra = placed - Counter(legal)
-    if extra:
-        raise ValueError(f"kai_deck: {sorted(extra.elements())} not available (twice, or removed for {players}p)")
-    rest = list((Counter(legal) - placed).elements())
-    rest.sort(key=legal.index)
-    fires = [c for c in rest if card(c).kind == "fire"] if late_fires else []
-    middle = [c for c in rest if c not in fires]
-    return [*top, *middle, *fires, *bottom, *final]
+    return base.stack_deck(players, top, late_fires=late_fires, bottom=bottom, expansion=KAI, name="kai_deck")
 
 
 def kai_bag(top: Sequence[str] = ()) -> list[str]:
     """The 54 cubes with ``top`` drawn first, then the rest cycling through the eight goods."""
-    left = Counter({g.id: g.count for g in CAT.goods if g.expansion in (None, KAI)})
-    left.subtract(top)
-    if any(v < 0 for v in left.values()):
-        raise ValueError(f"kai_bag: more cubes than the game has in {list(top)}")
-    rest: list[str] = []
-    while sum(left.values()):
-        for g in GOODS:
-            if left[g] > 0:
-                rest.append(g)
-                left[g] -= 1
-    return [*top, *rest]
+    return base.stack_bag(top, KAI, name="kai_bag")
 
 
 def kai_game(players: int, water: Sequence[str] = (), top: Sequence[str] = (), later: Sequence[str] = (),
@@ -111,16 +89,6 @@ def legal(state: Any) -> list[str]:
     return [str(a) for a in state.legal_actions()]
 
 
-def play(state: Any, *actions: str) -> Any:
-    """Apply ``actions`` in order; a refusal names the step at fault."""
-    for k, text in enumerate(actions):
-        try:
-            state = state.apply(text)
-        except sl.IllegalAction as e:
-            raise AssertionError(f"step {k} {text!r} refused ({e.rule}): {e}; state {state!r}") from e
-    return state
-
-
 def refused(state: Any, text: Any, rule: str) -> sl.IllegalAction:
     """Apply ``text``, expect a refusal for ``rule`` with an English and a German text, nothing changed."""
     before = state.to_json()
@@ -134,10 +102,6 @@ def refused(state: Any, text: Any, rule: str) -> sl.IllegalAction:
     return err
 
 
-def events_of(state: Any, key: str) -> list[dict[str, Any]]:
-    return [e.args for e in state.events if e.key == key]
-
-
 def texts(state: Any, key: str, lang: str = "en") -> list[str]:
     """The rendered texts of the last transition's events of ``key``."""
     return [state.describe(e, lang) for e in state.events if e.key == key]
@@ -145,15 +109,6 @@ def texts(state: Any, key: str, lang: str = "en") -> list[str]:
 
 def stock(state: Any) -> dict[str, int]:
     return state.to_dict()["stock"]
-
-
-def drive(state: Any, policy: Callable[[Any], str], *, until: Callable[[Any], bool] | None = None,
-          max_steps: int = 20_000) -> Any:
-    for _ in range(max_steps):
-        if state.is_over or (until is not None and until(state)):
-            return state
-        state = state.apply(policy(state))
-    raise AssertionError(f"policy did not reach the goal within {max_steps} steps: {state!r}")
 
 
 def passive(state: Any) -> str:
@@ -172,51 +127,11 @@ def passive(state: Any) -> str:
 
 
 def next_round(state: Any, policy: Callable[[Any], str] = passive) -> Any:
-    r = state.round
-    return drive(state, policy, until=lambda s: s.round > r and s.phase == "demand")
+    """Play to the start of the next round's demand (or the end of the game); nobody buys by default."""
+    return base.next_round(state, policy)
 
 
-def rigged(state: Any, seat: int, *, cards: Sequence[str] = (), contracts: Sequence[tuple[str, Sequence[str]]] = (),
-           warehouse: Sequence[str] = (), hall: Sequence[str] = (), coins: int | None = None,
-           track: int | None = None, dock: Sequence[str] | None = None, stock: Sequence[str] = (),
-           **extra: int) -> Any:
-    """``state`` with extra holdings for ``seat``, rebuilt through ``to_dict``/``load_state``.
-
-    Cards come from the pile or the discard pile, cubes from the bag (``load_state`` checks that every
-    card and cube is in exactly one place). ``dock`` replaces the cubes on the dock (the old ones go back
-    to the bag), ``stock`` moves cubes from the bag to the stock. ``extra`` sets the seat's ``breaks``,
-    ``grey``, ``delivered``.
-    """
-    d = json.loads(state.to_json())
-    if dock is not None:
-        d["bag"].extend(d["dock"])
-        for g in dock:
-            d["bag"].remove(g)
-        d["dock"] = sorted(dock, key=GOODS.index)
-    for g in stock:
-        d["bag"].remove(g)
-        d["stock"][g] += 1
-    s = d["seats"][seat]
-    for cid in [*cards, *(c for c, _ in contracts)]:
-        for place in ("pile", "discard"):
-            if cid in d[place]:
-                d[place].remove(cid)
-                break
-        else:
-            raise ValueError(f"rigged: {cid} is neither on the pile nor on the discard pile")
-        s["cards"].append(cid)
-    for cid, goods in contracts:
-        s["contracts"].append([cid, list(goods)])
-    for g in [*(g for _, gs in contracts for g in gs), *warehouse, *hall]:
-        d["bag"].remove(g)
-    s["warehouse"] = sorted([*s["warehouse"], *warehouse], key=GOODS.index)
-    s["hall"] = sorted([*s["hall"], *hall], key=GOODS.index)
-    if coins is not None:
-        s["coins"] = coins
-    if track is not None:
-        s["track"] = track
-    s.update(extra)
-    return sl.load_state(json.dumps(d))
+rigged = base.rigged  # the base game's, which takes the expansion's dock, stock and seat fields too
 
 
 def red_loading(players: int = 2, dock: Sequence[str] = (), **rig: Any) -> Any:

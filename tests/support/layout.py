@@ -116,3 +116,24 @@ def open_collapsed(page: Page, selector: str) -> None:
     if "jupyter-widget-Collapse-open" not in (collapse.get_attribute("class") or ""):
         page.locator(f"{selector} .jupyter-widget-Collapse-header").first.click(timeout=TIMEOUT)
     page.wait_for_selector(f"{selector} .jupyter-widget-Collapse-contents", state="visible", timeout=TIMEOUT)
+
+
+def open_every_panel(page: Page, game: str, bot_button: str) -> None:
+    """The lab on ``GAMES[game]``'s record at round 3's start (What if… has a say) after one bot move (``bot_button``:
+    its button's selector in the page's language; the bot's reasons shown), the rules and scenario panels open."""
+    name, options, players, seed = GAMES[game]
+    record = record_until(name, players, seed, lambda s: False, **options)
+    start = next(n for n in record.mainline() if n.state.round == 3)
+    load(page, record)
+    page.click(f'.ssl-tree button.ssl-t-move[data-ply="{start.ply}"] >> nth=0', timeout=TIMEOUT)
+    wait_ply(page, start.ply)
+    page.wait_for_selector(".ssl-whatif.ssl-whatif-on", timeout=TIMEOUT)
+    page.click(bot_button, timeout=TIMEOUT)
+    wait_ply(page, start.ply + 1)
+    settle(page)
+    # The rules panel opens (unfolded) from the top bar's toggle; a session shared by several games may still have the
+    # toggle on from the game before (settled: the page shows the kernel's state): never click it off.
+    if not page.locator(".ssl-rules-btn.mod-active").count():
+        page.click(".ssl-rules-btn", timeout=TIMEOUT)
+    page.wait_for_selector(".ssl-rules-panel .jupyter-widget-Collapse-contents", state="visible", timeout=TIMEOUT)
+    open_collapsed(page, ".ssl-scenario")

@@ -46,15 +46,16 @@ def bot_seeds(players: int, seed: int) -> list[int]:
     return [1000 * seed + seat for seat in range(players)]
 
 
-def generate(players: int, seed: int, expansion: str | None = None) -> dict[str, Any]:
-    """The golden record of one bot game (base game records have no ``expansion`` field)."""
+def bot_game(start: Any, game: str, seed: int, purse: str, **head: Any) -> dict[str, Any]:
+    """The golden record of ``RandomBot``s playing ``game`` from ``start`` (made with the game ``seed``): ``head``
+    follows the game's name, ``purse`` names the seats' money (``coins``, ``money``) in the state and the record."""
+    players = start.n_players
     seeds = bot_seeds(players, seed)
-    final, actions = play_game(sl.new_game(players=players, seed=seed, expansion=expansion),
-                               [RandomBot(seed=b) for b in seeds], max_steps=MAX_STEPS)
+    final, actions = play_game(start, [RandomBot(seed=b) for b in seeds], max_steps=MAX_STEPS)
     return {
         "format": FORMAT,
-        "game": "speicherstadt",
-        **({"expansion": expansion} if expansion is not None else {}),
+        "game": game,
+        **head,
         "players": players,
         "seed": seed,
         "bots": [{"bot": "random", "seed": b} for b in seeds],
@@ -62,10 +63,17 @@ def generate(players: int, seed: int, expansion: str | None = None) -> dict[str,
         "decisions": len(actions),
         "scores": list(final.scores()),
         "breakdowns": [final.score_breakdown(i) for i in range(players)],
-        "coins": list(final.coins),
+        purse: list(getattr(final, purse)),
         "winners": final.winners(),
         "actions": actions,
     }
+
+
+def generate(players: int, seed: int, expansion: str | None = None) -> dict[str, Any]:
+    """The golden record of one bot game (base game records have no ``expansion`` field)."""
+    head = {"expansion": expansion} if expansion is not None else {}
+    return bot_game(sl.new_game(players=players, seed=seed, expansion=expansion), "speicherstadt", seed, "coins",
+                    **head)
 
 
 def path_for(players: int, expansion: str | None = None) -> Path:
@@ -83,23 +91,7 @@ PACKET_ROW_GAMES = ((2, 505), (3, 606), (4, 707), (5, 808))
 
 def generate_packet_row(players: int, seed: int) -> dict[str, Any]:
     """The golden record of one Packet Row bot game (money instead of coins)."""
-    seeds = bot_seeds(players, seed)
-    final, actions = play_game(sl.new_game("packet_row", players=players, seed=seed),
-                               [RandomBot(seed=b) for b in seeds], max_steps=MAX_STEPS)
-    return {
-        "format": FORMAT,
-        "game": "packet_row",
-        "players": players,
-        "seed": seed,
-        "bots": [{"bot": "random", "seed": b} for b in seeds],
-        "rounds": final.round,
-        "decisions": len(actions),
-        "scores": list(final.scores()),
-        "breakdowns": [final.score_breakdown(i) for i in range(players)],
-        "money": list(final.money),
-        "winners": final.winners(),
-        "actions": actions,
-    }
+    return bot_game(sl.new_game("packet_row", players=players, seed=seed), "packet_row", seed, "money")
 
 
 def _emit(path: Path, text: str, check: bool, changed: list[str]) -> None:
@@ -120,15 +112,7 @@ def main(argv: list[str] | None = None) -> int:
     changed = []
     games = [(p, s, None) for p, s in GAMES] + [(p, s, "kaispeicher") for p, s in KAI_GAMES]
     for players, seed, expansion in games:
-        text = dumps(generate(players, seed, expansion))
-        path = path_for(players, expansion)
-        if args.check:
-            if not path.exists() or path.read_text(encoding="utf-8") != text:
-                changed.append(path.name)
-        else:
-            GOLDEN.mkdir(exist_ok=True)
-            path.write_text(text, encoding="utf-8")
-            print(f"wrote {path.relative_to(ROOT)}")
+        _emit(path_for(players, expansion), dumps(generate(players, seed, expansion)), args.check, changed)
     for players, seed in PACKET_ROW_GAMES:
         _emit(GOLDEN / f"packet_row_{players}p.json", dumps(generate_packet_row(players, seed)), args.check, changed)
     if changed:

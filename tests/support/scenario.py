@@ -17,7 +17,14 @@ from speicherstadt_lab.games.speicherstadt import check_invariants
 from speicherstadt_lab.games.speicherstadt.setup import game_cards
 
 CAT = sl.default_catalog()
-GOODS: tuple[str, ...] = tuple(g.id for g in CAT.goods if g.expansion is None)
+
+
+def goods_of(expansion: str | None = None) -> tuple[str, ...]:
+    """The goods of a game with ``expansion`` (None: the base game alone), in catalogue order."""
+    return tuple(g.id for g in CAT.goods if g.expansion in (None, expansion))
+
+
+GOODS = goods_of()
 SEATS_EN = ("Red", "Blue", "Green", "Yellow", "Purple")
 SEATS_DE = ("Rot", "Blau", "Grün", "Gelb", "Lila")
 
@@ -29,25 +36,27 @@ def card(card_id: str) -> Any:
     return CAT.card(card_id)
 
 
-def cards_in_play(players: int) -> list[str]:
-    """Ids of the cards a game with ``players`` uses, in catalogue order (seasons A..E)."""
-    idx, _ = game_cards(CAT, players)
+def cards_in_play(players: int, expansion: str | None = None) -> list[str]:
+    """Ids of the cards a game with ``players`` (and ``expansion``) uses, in catalogue order (seasons A..E)."""
+    idx, _ = game_cards(CAT, players, expansion)
     return [CAT.cards[i].id for i in idx]
 
 
 def stack_deck(players: int, top: Sequence[str] = (), *, late_fires: bool = False,
-               bottom: Sequence[str] = ()) -> list[str]:
-    """A legal draw pile for ``players``: ``top`` first in that order, then the other cards in catalogue order.
+               bottom: Sequence[str] = (), expansion: str | None = None, name: str = "stack_deck") -> list[str]:
+    """A legal draw pile for ``players`` (and ``expansion``): ``top`` first in that order, then the other cards in
+    catalogue order.
 
     ``bottom`` cards go just above ``fire_4`` (which is always last). With ``late_fires`` every fire not
-    placed explicitly also goes down there, so no fire interrupts the rounds a scenario plays.
+    placed explicitly also goes down there, so no fire interrupts the rounds a scenario plays. ``name`` starts
+    a refusal's text (the helper the test called).
     """
-    legal = cards_in_play(players)
+    legal = cards_in_play(players, expansion)
     final = [c for c in legal if card(c).season == "E"]
     placed = Counter([*top, *bottom, *final])
     extra = placed - Counter(legal)
     if extra:
-        raise ValueError(f"stack_deck: {sorted(extra.elements())} not available (twice, or removed for {players}p)")
+        raise ValueError(f"{name}: {sorted(extra.elements())} not available (twice, or removed for {players}p)")
     rest = list((Counter(legal) - placed).elements())
     rest.sort(key=legal.index)
     fires = [c for c in rest if card(c).kind == "fire"] if late_fires else []
@@ -55,15 +64,17 @@ def stack_deck(players: int, top: Sequence[str] = (), *, late_fires: bool = Fals
     return [*top, *middle, *fires, *bottom, *final]
 
 
-def stack_bag(top: Sequence[str] = ()) -> list[str]:
-    """The 45 cubes with ``top`` drawn first, then the rest cycling coffee, tea, saffron, rubber, carpet."""
-    left = Counter({g.id: g.count for g in CAT.goods if g.expansion is None})
+def stack_bag(top: Sequence[str] = (), expansion: str | None = None, name: str = "stack_bag") -> list[str]:
+    """The bag (45 cubes; 54 with Kaispeicher) with ``top`` drawn first, then the rest cycling through the goods in
+    catalogue order (coffee, tea, saffron, rubber, carpet, then the expansion's); ``name`` starts a refusal's text."""
+    goods = goods_of(expansion)
+    left = Counter({g.id: g.count for g in CAT.goods if g.id in goods})
     left.subtract(top)
     if any(v < 0 for v in left.values()):
-        raise ValueError(f"stack_bag: more cubes than the game has in {list(top)}")
+        raise ValueError(f"{name}: more cubes than the game has in {list(top)}")
     rest: list[str] = []
     while sum(left.values()):
-        for g in GOODS:
+        for g in goods:
             if left[g] > 0:
                 rest.append(g)
                 left[g] -= 1
@@ -207,13 +218,25 @@ class Collector:
 
 def rigged(state: Any, seat: int, *, cards: Sequence[str] = (), contracts: Sequence[tuple[str, Sequence[str]]] = (),
            warehouse: Sequence[str] = (), hall: Sequence[str] = (), coins: int | None = None,
-           track: int | None = None) -> Any:
+           track: int | None = None, dock: Sequence[str] | None = None, stock: Sequence[str] = (),
+           **extra: int) -> Any:
     """``state`` with extra holdings for ``seat``, rebuilt through ``to_dict``/``load_state``.
 
     Cards come from the draw pile or the discard pile, cubes from the bag, so every card and cube is
     still in exactly one place (``load_state`` checks that). For scoring tests that need many cards.
+    ``dock`` replaces the cubes on the dock (the old ones go back to the bag), ``stock`` moves cubes from the bag
+    to the stock; ``extra`` sets other fields of the seat (Kaispeicher's ``breaks``, ``grey``, ``delivered``).
     """
+    order = goods_of(state.expansion)  # the goods of the position's game, in catalogue order
     d = json.loads(state.to_json())
+    if dock is not None:
+        d["bag"].extend(d["dock"])
+        for g in dock:
+            d["bag"].remove(g)
+        d["dock"] = sorted(dock, key=order.index)
+    for g in stock:
+        d["bag"].remove(g)
+        d["stock"][g] += 1
     s = d["seats"][seat]
     for cid in [*cards, *(c for c, _ in contracts)]:
         for place in ("pile", "discard"):
@@ -227,10 +250,11 @@ def rigged(state: Any, seat: int, *, cards: Sequence[str] = (), contracts: Seque
         s["contracts"].append([cid, list(goods)])
     for g in [*(g for _, gs in contracts for g in gs), *warehouse, *hall]:
         d["bag"].remove(g)
-    s["warehouse"] = sorted([*s["warehouse"], *warehouse], key=GOODS.index)
-    s["hall"] = sorted([*s["hall"], *hall], key=GOODS.index)
+    s["warehouse"] = sorted([*s["warehouse"], *warehouse], key=order.index)
+    s["hall"] = sorted([*s["hall"], *hall], key=order.index)
     if coins is not None:
         s["coins"] = coins
     if track is not None:
         s["track"] = track
+    s.update(extra)
     return sl.load_state(json.dumps(d))

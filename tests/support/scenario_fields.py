@@ -14,6 +14,9 @@ import pytest
 
 import speicherstadt_lab as sl
 from speicherstadt_lab.records import GameRecord
+from speicherstadt_lab.scenarios import shipped_scenario
+
+Change = Callable[[dict[str, Any]], Any]
 
 
 def set_field(path: str, value: Any) -> Callable[[dict[str, Any]], None]:
@@ -28,6 +31,18 @@ def set_field(path: str, value: Any) -> Callable[[dict[str, Any]], None]:
         else:
             where[last] = value
     return change
+
+
+def common_errors(game_words: str) -> list[tuple[Change, str, str]]:
+    """The first rows of a game's table of wrong scenarios: the fields every game's scenario has (change, field, words
+    of the refusal); ``game_words`` is what the refusal of another game's name says."""
+    return [
+        (set_field("format", "speicherstadt-lab/scenario/9"), "format", "must be"),
+        (set_field("game", "chess"), "game", game_words),
+        (set_field("players", 6), "players", "2 to 5"),
+        (set_field("colour", 1), "colour", "unknown field"),
+        (set_field("round", 0), "round", "1 or more"),
+    ]
 
 
 def refused(start: Callable[[Any], Any], data: dict[str, Any], field: str, words: str) -> None:
@@ -60,7 +75,16 @@ def random_positions(players: int, seed: int, expansion: str | None = None, ever
     raise AssertionError("the game did not end")
 
 
-def tampered_refused(good: dict[str, Any], cases: list[tuple[Callable[[dict[str, Any]], Any], str]]) -> None:
+def record_tampered_refused(name: str, cases: list[tuple[Change, str]]) -> None:
+    """A record of the shipped scenario ``name`` changed by each of ``cases``, or by a change of the player count every
+    game's set-up has, is refused naming its field (:func:`tampered_refused`)."""
+    good = json.loads(GameRecord.from_scenario(shipped_scenario(name)).to_json())
+    players = [(lambda d: d["setup"]["scenario"].update(players=9), "setup.scenario.players"),
+               (lambda d: d["setup"].update(players=3), "setup")]
+    tampered_refused(good, [*players, *cases])
+
+
+def tampered_refused(good: dict[str, Any], cases: list[tuple[Change, str]]) -> None:
     """Each change of a record file's data ``good`` is refused with a RecordError naming its field (``setup.<...>``)."""
     for change, field in cases:
         data = copy.deepcopy(good)

@@ -11,6 +11,7 @@ import pytest
 import speicherstadt_lab as sl
 from speicherstadt_lab.bots import RandomBot, play_game
 from speicherstadt_lab.records import GameRecord, record_game
+from tests.support.games import random_moves
 
 
 def test_speicherstadt_stays_the_default_and_packet_row_is_registered() -> None:
@@ -22,10 +23,7 @@ def test_speicherstadt_stays_the_default_and_packet_row_is_registered() -> None:
 
 
 def test_state_json_round_trip_and_tampering() -> None:
-    s = sl.new_game("packet_row", players=4, seed=6)
-    rng = sl.Rng(6, "lab")
-    for _ in range(40):
-        s = s.apply(rng.choice(s.legal_actions()))
+    s = random_moves(sl.new_game("packet_row", players=4, seed=6), sl.Rng(6, "lab"), 40)
     again = sl.load_state(s.to_json())
     assert again == s and again.to_json() == s.to_json()
     assert [str(a) for a in again.legal_actions()] == [str(a) for a in s.legal_actions()]
@@ -48,10 +46,8 @@ def test_state_json_round_trip_and_tampering() -> None:
 
 
 def test_any_damaged_field_is_a_record_error() -> None:
-    s = sl.new_game("packet_row", players=3, seed=3)
-    rng = sl.Rng(3, "damage")
-    for _ in range(60):
-        s = s.apply(rng.choice(s.legal_actions()))
+    rng = sl.Rng(3, "damage")  # the moves, then the damage
+    s = random_moves(sl.new_game("packet_row", players=3, seed=3), rng, 60)
     base = json.loads(s.to_json())
 
     def paths(obj, path=()):
