@@ -25,9 +25,6 @@ TIMEOUT = 120_000  # ms: a page's first load starts a kernel
 LESSONS = ".ssl-lessons"
 PROGRESS = f"{LESSONS} .ssl-lesson-progress"
 DONE = f"{LESSONS} .ssl-lesson-dots .ssl-dot.done"
-# Voilà's own page asks its server to shut the kernel down when it is unloaded (the reload); Voilà alone answers 403
-# and logs it in the console. Exactly that request is not counted as the app's error.
-SHUTDOWN = "/voila/api/shutdown/"
 
 
 def open_tutorial(page: Page, url: str | None, kept: str) -> None:
@@ -50,12 +47,9 @@ def tab(browser: Any) -> Iterator[tuple[Any, list[str]]]:
     context = browser.new_context(viewport=VIEWPORT)
     errors: list[str] = []
 
-    def noise(text: str, url: str) -> bool:  # the offline CDN, and Voilà's page asking on unload (the reload)
-        return is_offline_noise(text, url) or (text.startswith("Failed to load resource") and SHUTDOWN in url)
-
-    def watch(page: Page) -> None:
+    def watch(page: Page) -> None:  # Voilà's shutdown of the old kernel on the reload is no exception (no 403 now)
         page.on("console", lambda m: errors.append(f"{m.text} @ {m.location.get('url', '')}")
-                if m.type == "error" and not noise(m.text, m.location.get("url", "")) else None)
+                if m.type == "error" and not is_offline_noise(m.text, m.location.get("url", "")) else None)
         page.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
 
     context.on("page", watch)
@@ -96,7 +90,7 @@ def solve_and_reload(context: Any, errors: list[str], url: str, new_tab: bool = 
 
 
 def test_a_reload_brings_the_lesson_progress_back_and_a_new_tab_starts_fresh(tab: tuple[Any, list[str]]) -> None:
-    with voila_server() as url:
+    with voila_server(shipped_settings=True) as url:  # as `make app` serves it
         solve_and_reload(*tab, url)
 
 

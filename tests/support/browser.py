@@ -55,17 +55,19 @@ def voila_command(port: int, notebook: Path = NOTEBOOK) -> list[str]:
 
 
 @contextlib.contextmanager
-def voila_server(notebook: Path = NOTEBOOK, timeout: float = 60.0) -> Iterator[str]:
+def voila_server(notebook: Path = NOTEBOOK, timeout: float = 60.0, shipped_settings: bool = False) -> Iterator[str]:
     """Start Voilà on ``notebook`` at a free localhost port, yield its URL once it answers, stop it after.
 
-    Its log goes to ``.pytest_cache/voila-PORT.log`` when that folder exists.
+    Its log goes to ``.pytest_cache/voila-PORT.log`` when that folder exists. ``shipped_settings``: with the settings
+    ``make app`` serves (``binder/jupyter`` on ``JUPYTER_CONFIG_PATH``).
     """
+    env = {**os.environ, "JUPYTER_CONFIG_PATH": str(BINDER / "jupyter")} if shipped_settings else None
     port = free_port()
     with contextlib.ExitStack() as stack:
         cache = REPO / ".pytest_cache"
         log: Any = stack.enter_context(open(cache / f"voila-{port}.log", "wb")) if cache.is_dir() \
             else subprocess.DEVNULL
-        proc = subprocess.Popen(voila_command(port, notebook), cwd=REPO, stdout=log, stderr=subprocess.STDOUT,
+        proc = subprocess.Popen(voila_command(port, notebook), cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT,
                                 start_new_session=True)
         url = f"http://127.0.0.1:{port}/"
         try:

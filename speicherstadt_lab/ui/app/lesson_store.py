@@ -1,5 +1,6 @@
-"""The Tutorial page's progress kept in the browser for the session: which lessons are solved and the lesson
-being played, in the tab's ``sessionStorage`` (JavaScript in ``widgets/lesson_store.js``).
+"""The Tutorial page's progress kept in the browser for the session: which lessons are solved, the lesson being
+played, and for the puzzle score which puzzles had a wrong move before they were solved, in the tab's
+``sessionStorage`` (JavaScript in ``widgets/lesson_store.js``).
 
 The contract between the page and Python is the widget's ``stored`` trait (JSON text Python writes, the view
 stores) and one message the view sends when it appears (after a reload): ``{"kind": "restore", "text": ...}``,
@@ -34,17 +35,22 @@ class LessonStoreError(ValueError):
 
 
 class Progress(NamedTuple):
-    """The Tutorial page's progress: the set shown, the lesson index per set, the ids solved per set."""
+    """The Tutorial page's progress: the set shown, the lesson index per set, the ids solved per set, and the ids
+    with a wrong move before their first solve per set (``missed``: the puzzle score's first tries are the rest)."""
 
     current: str
     index: dict[str, int]
     done: dict[str, set[str]]
+    missed: Mapping[str, set[str]] = {}  # never changed in place (each Progress is made anew)
 
     def to_json(self) -> str:
         """The progress as the JSON text the browser keeps (sets and ids sorted: the same progress, the same text)."""
-        return json.dumps({"format": FORMAT, "set": self.current, "index": dict(sorted(self.index.items())),
-                           "done": {k: sorted(v) for k, v in sorted(self.done.items()) if v}},
-                          ensure_ascii=False, separators=(",", ":"))
+        data: dict[str, Any] = {"format": FORMAT, "set": self.current, "index": dict(sorted(self.index.items())),
+                                "done": {k: sorted(v) for k, v in sorted(self.done.items()) if v}}
+        missed = {k: sorted(v) for k, v in sorted(self.missed.items()) if v}
+        if missed:
+            data["missed"] = missed
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
 def _object(value: Any, field: str) -> dict[str, Any]:
@@ -72,9 +78,10 @@ def parse_progress(text: Any, sets: Mapping[str, Sequence[str]]) -> Progress:
     except ValueError as err:
         raise LessonStoreError("text", f"not JSON ({err})") from None
     data = _object(data, "progress")
-    unknown = sorted(set(data) - {"format", "set", "index", "done"})
+    unknown = sorted(set(data) - {"format", "set", "index", "done", "missed"})
     if unknown:
-        raise LessonStoreError(str(unknown[0])[:60], "is no field of the lesson progress (format, set, index, done)")
+        raise LessonStoreError(str(unknown[0])[:60],
+                               "is no field of the lesson progress (format, set, index, done, missed)")
     if data.get("format") != FORMAT:
         raise LessonStoreError("format", f"expected {FORMAT!r}, not {str(data.get('format'))[:60]!r}")
     current = _set_key(data.get("set"), "set", sets)
@@ -85,17 +92,24 @@ def parse_progress(text: Any, sets: Mapping[str, Sequence[str]]) -> Progress:
         if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n < len(sets[key]):
             raise LessonStoreError(field, f"expected a lesson's place 0 to {len(sets[key]) - 1}, not {str(n)[:60]}")
         index[key] = n
-    done: dict[str, set[str]] = {}
-    for key, ids in _object(data.get("done", {}), "done").items():
-        field = f"done.{str(key)[:60]}"
+    done = _id_sets(data, "done", sets)
+    missed = _id_sets(data, "missed", sets)
+    return Progress(current, index, done, missed)
+
+
+def _id_sets(data: dict[str, Any], name: str, sets: Mapping[str, Sequence[str]]) -> dict[str, set[str]]:
+    """The part ``name`` of the progress: set key -> a list of its lessons' ids (none: empty), checked."""
+    out: dict[str, set[str]] = {}
+    for key, ids in _object(data.get(name, {}), name).items():
+        field = f"{name}.{str(key)[:60]}"
         _set_key(key, field, sets)
         if not isinstance(ids, list):
             raise LessonStoreError(field, f"expected a list of lesson ids, not {type(ids).__name__}")
         for i, ident in enumerate(ids):
-            if ident not in sets[key]:
+            if not isinstance(ident, str) or ident not in sets[key]:
                 raise LessonStoreError(f"{field}[{i}]", f"{str(ident)[:60]!r} is no lesson of this set")
-        done[key] = set(ids)
-    return Progress(current, index, done)
+        out[key] = set(ids)
+    return out
 
 
 class LessonStore(anywidget.AnyWidget):

@@ -22,6 +22,8 @@ from .. import board_for
 from .lesson_store import LessonStore, Progress
 from .panel import Panel, Settings, swap_options
 from .puzzle_chooser import PuzzleChooser, dot_window
+from .puzzle_line import PuzzleLine
+from .puzzle_line import t as line_text
 from .texts import load_texts
 
 TEXTS = load_texts("lessons")
@@ -47,6 +49,13 @@ CSS = """<style>
 .ssl-lessons .ssl-lesson-feedback ul { margin: 2px 0 4px 0; padding-left: 18px; }
 .ssl-lessons .ssl-lesson-feedback details { margin-top: 4px; }
 .ssl-lessons .ssl-lesson-feedback summary { cursor: pointer; color: #0072b2; }
+.ssl-lessons .ssl-puzzle-line-box { background: #f6f3ea; border-left: 4px solid #e69f00; padding: 4px 8px;
+  margin: 2px 0 4px 0; font-size: 13px; }
+.ssl-lessons .ssl-puzzle-line ol { margin: 2px 0; padding-left: 20px; }
+.ssl-lessons .ssl-puzzle-line li.ahead { color: #777; }
+.ssl-lessons .ssl-puzzle-line li.here { font-weight: 700; }
+.ssl-lessons .ssl-puzzle-line p { margin: 2px 0; }
+.ssl-lessons .ssl-puzzle-line .ssl-line-note { font-size: 12px; color: #555; cursor: help; }
 </style>"""
 
 
@@ -81,10 +90,10 @@ class LessonsPanel(Panel):
         self._lesson_set = ""
         self._lesson_index: dict[str, int] = {}
         self._lessons_done: dict[str, set[str]] = {}
+        self._lessons_missed: dict[str, set[str]] = {}  # ids with a wrong move before their first solve (the score)
         self._lesson_state: Any = None
         self._lesson_verdict: Verdict | None = None
         self._lesson_before: Any = None
-        self._lesson_tries = 0
         self._lessons_page: w.Widget | None = None
         self._drawn_lang = ""
         self._relabeling = False  # True while the set chooser's labels change language (not a user's choice)
@@ -154,8 +163,10 @@ class LessonsPanel(Panel):
         self.lesson_next = w.Button(button_style="success", layout=lay(width="auto"))
         self.lesson_next.add_class("ssl-lesson-next")
         self.lesson_next.on_click(lambda _b: self.next_lesson(1))
-        buttons = w.HBox([self.lesson_prev, self.lesson_retry, self.lesson_next], layout=lay(flex_flow="row wrap"))
-        side = w.VBox([self.lesson_task, buttons, self.lesson_feedback, self.lesson_intro],
+        self.puzzle_line = PuzzleLine(self._show_line_position, self.retry_lesson)
+        buttons = w.HBox([self.lesson_prev, self.lesson_retry, self.puzzle_line.button, self.lesson_next],
+                         layout=lay(flex_flow="row wrap"))
+        side = w.VBox([self.lesson_task, buttons, self.puzzle_line.box, self.lesson_feedback, self.lesson_intro],
                       layout=lay(width=SIDE_WIDTH, flex="0 0 auto"))
         side.add_class("ssl-lesson-side")
         self._lesson_board_box = w.Box(layout=lay(flex="1 1 0", min_width="0", width="auto"))
@@ -210,8 +221,6 @@ class LessonsPanel(Panel):
         self._lesson_index[key] = index
         if self._lessons_page is not None and found[index] not in self._shown_lessons():
             self.puzzle_chooser.clear(key)  # a puzzle a link or the tab's progress names is always shown
-        if self.lesson is not found[index]:
-            self._lesson_tries = 0
         self.lesson = found[index]
         self.retry_lesson()
         self._keep()
@@ -259,6 +268,8 @@ class LessonsPanel(Panel):
             return
         self._lesson_state = state = lesson.start()
         self._lesson_verdict = None
+        if self._lessons_page is not None:
+            self.puzzle_line.stop()  # the puzzle's own position again, not a line's
         board = old = getattr(self, "lesson_board", None)
         if board is not None and board.default_game == state.game:  # the same game's board: the page keeps its view
             board.show(state)  # a fresh log, no error, clicks of the lesson before refused (a new rev)
@@ -286,17 +297,22 @@ class LessonsPanel(Panel):
         self._lesson_verdict = verdict
         self._lesson_state = verdict.after
         if verdict.ok:
-            if self.lesson.id not in self._lessons_done.get(self._lesson_set, set()):  # the score's first solve
-                self.puzzle_chooser.solved(self._lesson_set, self.lesson.id, self._lesson_tries)
             self._lessons_done.setdefault(self._lesson_set, set()).add(self.lesson.id)
-            self._keep()
-        else:
-            self._lesson_tries += 1
+        elif self.lesson.id not in self._lessons_done.get(self._lesson_set, set()):  # a wrong move: no first try now
+            self._lessons_missed.setdefault(self._lesson_set, set()).add(self.lesson.id)
+        self._keep()
         self.lesson_board.state = verdict.after
         self.redraw()
         return verdict
 
+    def _show_line_position(self, after: Any, before: Any) -> None:
+        """A position of "Show me"'s line on the board (``before``: the one it came from, for the board's marks)."""
+        self.lesson_board.show(after, [] if before is None else [before])
+
     def _on_lesson_action(self, action: Any) -> None:
+        if self._lessons_page is not None and self.puzzle_line.showing:  # the line on the board: no move of the learner
+            self.lesson_board.error = line_text(self.settings.lang, "showing")
+            return
         if self._lesson_verdict is not None:  # judged already: the board keeps the result until Try again / Next
             self.lesson_board.state = self._lesson_state
             self.lesson_board.error = t(self.settings.lang, "judged")
@@ -314,9 +330,11 @@ class LessonsPanel(Panel):
         return out
 
     def progress(self) -> Progress:
-        """The page's progress: the set shown, the lesson index per set, the lessons solved per set."""
+        """The page's progress: the set shown, the lesson index per set, the lessons solved per set and those with a
+        wrong move before their first solve."""
         return Progress(self._lesson_set, dict(self._lesson_index),
-                        {k: set(v) for k, v in self._lessons_done.items() if v})
+                        {k: set(v) for k, v in self._lessons_done.items() if v},
+                        {k: set(v) for k, v in self._lessons_missed.items() if v})
 
     def _keep(self) -> None:
         if self.store is not None:
@@ -328,6 +346,8 @@ class LessonsPanel(Panel):
         shown = (self._lesson_set, self._lesson_index.get(self._lesson_set, 0))
         for key, ids in kept.done.items():
             self._lessons_done.setdefault(key, set()).update(ids)
+        for key, ids in kept.missed.items():
+            self._lessons_missed.setdefault(key, set()).update(ids)
         for key, n in kept.index.items():
             if not (self._named and key == shown[0]):
                 self._lesson_index[key] = n
@@ -358,7 +378,8 @@ class LessonsPanel(Panel):
         self.lesson_retry.layout.visibility = "visible" if verdict is not None else "hidden"
         puzzles = self._lesson_set.startswith(PUZZLES)
         swap_options(self, self.lesson_set_choice, self._set_options(lang))
-        self.puzzle_chooser.update(self._lesson_set, full if puzzles else [], lang, done)
+        self.puzzle_chooser.update(self._lesson_set, full if puzzles else [], lang, done,
+                                   self._lessons_missed.get(self._lesson_set, set()))
         progress = PUZZLE_TEXTS[lang]["progress"] if puzzles else TEXTS[lang]["progress"]
         self.lesson_progress.value = html.escape(progress.format(n=index + 1, total=len(found)))
         dots = "".join(f'<span class="ssl-dot{" done" if x.id in done else ""}{" here" if i == index else ""}" '
@@ -377,6 +398,7 @@ class LessonsPanel(Panel):
         self.lesson_task.value = (f"<b>{html.escape(t(lang, 'task'))}:</b> {html.escape(lesson.say('task', lang))}"
                                   + (f"<br><i>{prompt}</i>" if prompt else ""))
         self.lesson_feedback.value = self._feedback_html(lang)
+        self.puzzle_line.offer(lesson, verdict is not None, lang)
         if self.lesson_board.lang != lang:
             self.lesson_board.lang = lang
 

@@ -1,7 +1,8 @@
 """The Tutorial page's puzzle chooser: a theme and a difficulty picked from what a puzzle set holds, and the score.
 
 The lessons page (``lessons_panel.py``) asks it which of a set's puzzles are shown (:meth:`PuzzleChooser.shown`) and
-tells it which were solved; the chooser offers only the themes and difficulties the set has (with how many puzzles
+tells it which were solved and which had a wrong move first (the page keeps both, in the browser tab too); the
+chooser offers only the themes and difficulties the set has (with how many puzzles
 each), so a choice never leaves an empty set. Its texts: ``data/messages/puzzle_chooser.toml``.
 """
 
@@ -43,7 +44,6 @@ class PuzzleChooser:
     def __init__(self, on_change: Callable[[], None]) -> None:
         self._on_change = on_change
         self._filters: dict[str, tuple[str, int]] = {}  # set key -> (theme, difficulty) chosen
-        self._first_try: dict[str, set[str]] = {}  # set key -> puzzles solved without a wrong move first
         self._key = ""
         self._puzzles: list[Any] = []  # the set's puzzles (each a lesson with ``.puzzle``)
         self._relabeling = False  # True while the options change (not a learner's choice)
@@ -94,24 +94,26 @@ class PuzzleChooser:
 
     # ---- the score --------------------------------------------------------------------------------------
 
-    def solved(self, key: str, puzzle_id: str, wrong_tries: int) -> None:
-        """Note a puzzle of set ``key`` solved after ``wrong_tries`` wrong moves (0: at the first try)."""
-        if wrong_tries == 0:
-            self._first_try.setdefault(key, set()).add(puzzle_id)
-
-    def score_html(self, key: str, shown: Sequence[Any], done: set[str], lang: str) -> str:
-        """The session's score over the puzzles shown: how many are solved, how many at the first try."""
+    @staticmethod
+    def tally(shown: Sequence[Any], done: set[str], missed: set[str]) -> tuple[int, int]:
+        """(solved, solved at the first try) among the puzzles ``shown``: ``done`` the ids solved, ``missed`` the ids
+        that had a wrong move before their first solve."""
         ids = {x.id for x in shown}
-        solved = len(ids & done)
-        first = len(ids & done & self._first_try.get(key, set()))
+        return len(ids & done), len((ids & done) - missed)
+
+    def score_html(self, shown: Sequence[Any], done: set[str], missed: set[str], lang: str) -> str:
+        """The session's score over the puzzles shown: how many are solved, how many at the first try."""
+        solved, first = self.tally(shown, done, missed)
+        ids = {x.id for x in shown}
         tip = html.escape(t(lang, "score_tip"))
         return (f'<span title="{tip}">{html.escape(t(lang, "score", solved=solved, total=len(ids), first=first))}'
                 "</span>")
 
     # ---- the dropdowns ----------------------------------------------------------------------------------
 
-    def update(self, key: str, found: Sequence[Any], lang: str, done: set[str]) -> None:
-        """Show the chooser for set ``key`` (its puzzles ``found``; none: hide it) in ``lang``, with the score."""
+    def update(self, key: str, found: Sequence[Any], lang: str, done: set[str], missed: set[str]) -> None:
+        """Show the chooser for set ``key`` (its puzzles ``found``; none: hide it) in ``lang``, with the score
+        (``done``: the set's ids solved, ``missed``: those with a wrong move before their first solve)."""
         self.box.layout.display = "flex" if found else "none"
         self._key, self._puzzles = key, list(found)
         if not found:
@@ -136,7 +138,7 @@ class PuzzleChooser:
             self._relabeling = False
         self.theme.tooltip = t(lang, "theme_tip")
         self.difficulty.tooltip = t(lang, "difficulty_tip")
-        self.score.value = self.score_html(key, self.shown(key, found), done, lang)
+        self.score.value = self.score_html(self.shown(key, found), done, missed, lang)
 
     def _picked(self, theme: str | None, level: int | None) -> None:
         if self._relabeling or not self._key:
