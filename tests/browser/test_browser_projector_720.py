@@ -12,7 +12,7 @@ from playwright.sync_api import Page
 
 from speicherstadt_lab.lessons import shipped_lesson
 from tests.support.browser import is_offline_noise, settle, voila_server
-from tests.support.layout import OUT_OF_VIEW, TARGETS
+from tests.support.layout import BOX, OUT_OF_VIEW, TARGETS
 
 SMALL = {"width": 1280, "height": 720}
 TIMEOUT = 60_000
@@ -22,16 +22,8 @@ ANY_BOARD = ".ssl-board .ssl-top, .prb-board .prb-top"
 TASK = {"speicherstadt": (".ssl-board .ssl-top",),
         "packet_row": (".prb-board .prb-top", ".prb-board .prb-status")}
 
-# Whether the page scrolls sideways, and the box of an element, the page at its top (Voilà scrolls a box around
-# the app, not the window).
+# Whether the page scrolls sideways.
 SIDEWAYS = "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
-BOX = """s => { for (let e = document.querySelector('.ssl-app'); e; e = e.parentElement) e.scrollTop = 0;
-  window.scrollTo(0, 0);
-  const all = [...document.querySelectorAll(s)].filter(e => e.getClientRects().length);
-  if (!all.length) return null;
-  const r = all[0].getBoundingClientRect();
-  return {left: r.left, top: r.top, right: r.right, bottom: r.bottom, w: document.documentElement.clientWidth,
-          h: window.innerHeight}; }"""
 
 
 @pytest.fixture(scope="module")

@@ -16,6 +16,7 @@ from speicherstadt_lab.puzzle_lessons import PuzzleLesson, puzzle_lesson
 from speicherstadt_lab.puzzles import load_puzzles
 from speicherstadt_lab.ui.app.puzzle_line import SEED
 from tests.support.browser import VIEWPORT, is_offline_noise, settle, voila_server, wait_text
+from tests.support.layout import BOX
 
 TIMEOUT = 120_000  # ms: a page's first load starts a kernel
 SMALL = {"width": 1280, "height": 720}
@@ -23,15 +24,6 @@ LESSONS = ".ssl-lessons"
 BOARD = f"{LESSONS} .ssl-board"
 SCORE = f"{LESSONS} .ssl-puzzle-score"
 LINE = f"{LESSONS} .ssl-puzzle-line-box"
-# The first shown element's box and the window's size, the page scrolled to its top (Voilà scrolls a box around the
-# app, not the window).
-BOX = """s => { for (let e = document.querySelector('.ssl-app'); e; e = e.parentElement) e.scrollTop = 0;
-  window.scrollTo(0, 0);
-  const all = [...document.querySelectorAll(s)].filter(e => e.getClientRects().length);
-  if (!all.length) return null;
-  const r = all[0].getBoundingClientRect();
-  return {left: r.left, top: r.top, right: r.right, bottom: r.bottom, w: document.documentElement.clientWidth,
-          h: window.innerHeight}; }"""
 
 
 @pytest.fixture(scope="module")

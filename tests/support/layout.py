@@ -41,6 +41,17 @@ OUT_OF_VIEW = """sel => {
 }"""
 
 
+# The first shown element's box and the window's size, the page scrolled to its top (Voilà scrolls a box around the
+# app, not the window).
+BOX = """s => { for (let e = document.querySelector('.ssl-app'); e; e = e.parentElement) e.scrollTop = 0;
+  window.scrollTo(0, 0);
+  const all = [...document.querySelectorAll(s)].filter(e => e.getClientRects().length);
+  if (!all.length) return null;
+  const r = all[0].getBoundingClientRect();
+  return {left: r.left, top: r.top, right: r.right, bottom: r.bottom, w: document.documentElement.clientWidth,
+          h: window.innerHeight}; }"""
+
+
 def record_until(game: str, players: int, seed: int, stop: Callable[[Any], bool], **options: Any) -> GameRecord:
     """A record of the greedy bots playing from ``seed`` until the first position where ``stop`` holds (or the end)."""
     record = GameRecord.new(players=players, seed=seed, game=game, **options)
