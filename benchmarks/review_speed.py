@@ -15,12 +15,23 @@ numbers are those of one process (they must be).
 switched off (``bots/memo.py``: what a review cost before them), in the same run, and adds the column "× memo off":
 the review without the memos over the review with them, same game and process count. Every row must have the numbers
 of the first ("same numbers as the first row": yes), whatever the process count and the memos.
+
+``--search race,full`` reviews the game both ways the hybrid review compares a decision's moves (``review(search=...)``:
+the race, the default, and every action played out fully, the method before), in the same run; "× full" is the full
+review's time over the race's, in wall seconds and in CPU seconds (this process and its pool's workers: what the load
+of other programs does not change). Rows of different searches may differ in their numbers (the race drops moves).
+
+``--live 40`` measures the app's live analysis after a step instead (``judge_moves`` with the review's setting, as
+``ui/app/live_panel.py`` calls it, in one process so that its memos carry over from step to step as in the kernel):
+40 positions of a 3-player greedy game (seed 5, plies 21-60) one after the other; the median CPU and wall
+milliseconds per step, and the CPU time over one reference greedy game's.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import sys
 import time
 from pathlib import Path
@@ -52,13 +63,38 @@ def reference(game: str, players: int, games: int, seed: int) -> float:
     return (time.perf_counter() - start) / games
 
 
-def reviewed(game: str, players: int, seed: int, processes: int) -> tuple[float, sl.GameRecord, object]:
-    """(seconds, record, review) of the app's review of one game: the decisions, then the luck."""
+def cpu_seconds() -> float:
+    """CPU seconds of this process and of its finished child processes (a review's pool, once shut down)."""
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def reviewed(game: str, players: int, seed: int, processes: int, search: str = "race"
+             ) -> tuple[float, float, sl.GameRecord, object]:
+    """(seconds, CPU seconds, record, review) of the app's review of one game: the decisions, then the luck."""
     rec = record(game, players, seed)
-    start = time.perf_counter()
-    rv = review(rec, rollouts=20, value="hybrid", progress=False, luck=False, processes=processes)
+    start, cpu = time.perf_counter(), cpu_seconds()
+    rv = review(rec, rollouts=20, value="hybrid", progress=False, luck=False, processes=processes, search=search)
     luck = review(rec, rollouts=20, value="hybrid", progress=False, decisions=False, processes=processes)
-    return time.perf_counter() - start, rec, (rv, luck)
+    return time.perf_counter() - start, cpu_seconds() - cpu, rec, (rv, luck)
+
+
+def live(game: str, players: int, steps: int) -> dict[str, float]:
+    """Median CPU and wall milliseconds of the live analysis (``judge_moves``, the review's setting) per step."""
+    from speicherstadt_lab.analysis import judge_moves
+    from speicherstadt_lab.reviewing import review_horizon
+
+    line = record(game, players, 5).mainline()[21:21 + steps]
+    cpu, wall = [], []
+    for nd in line:
+        if nd.state.is_over or nd.state.to_move is None:
+            continue
+        c, w = time.process_time(), time.perf_counter()
+        judge_moves(nd.state, rollouts=20, bot="greedy", method="hybrid", horizon=review_horizon(nd.state))
+        cpu.append(time.process_time() - c)
+        wall.append(time.perf_counter() - w)
+    return {"steps": len(cpu), "median CPU ms": 1000 * float(pd.Series(cpu).median()),
+            "median wall ms": 1000 * float(pd.Series(wall).median())}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -70,36 +106,62 @@ def main(argv: list[str] | None = None) -> int:
                     help="process counts to review with (default: 1 and resources.default_processes())")
     ap.add_argument("--reference", type=int, default=10, help="greedy games timed as the reference")
     ap.add_argument("--memo", default="on", help="'on', 'off' or 'off,on': the memos of bots/memo.py switched on/off")
+    ap.add_argument("--search", default="full", help="'race', 'full' or 'race,full': how the review compares moves")
+    ap.add_argument("--live", type=int, default=0, help="measure the live analysis over this many steps instead")
     args = ap.parse_args(argv)
+    searches = args.search.split(",")
+    if args.live:
+        rows = []
+        for game in args.games.split(","):
+            ref = reference(game, args.players, args.reference, args.seed)
+            row = {"game": game, **live(game, args.players, args.live), "greedy game s": ref}
+            row["CPU ms / greedy game s"] = row["median CPU ms"] / ref
+            rows.append(row)
+        load = os.getloadavg()
+        print(f"The live analysis after a step (judge_moves, 20 rollouts, the review's horizon), {args.players} "
+              "players; "
+              f"load average {load[0]:.1f} {load[1]:.1f}")
+        with pd.option_context("display.width", 200, "display.float_format", "{:.2f}".format):
+            print(pd.DataFrame(rows).to_string(index=False))
+        return 0
     counts = sorted({int(p) for p in args.processes.split(",")})
     memos = args.memo.split(",")
     rows = []
     for game in args.games.split(","):
         ref = reference(game, args.players, args.reference, args.seed)
         first = None
-        for memo in memos:
-            for n in counts:
-                for m in (greedy._CHOICES, analysis._LEAVES):  # a pool's workers are forked: they inherit this
-                    m.clear()
-                    m.enabled = memo == "on"
-                seconds, _rec, (rv, luck) = reviewed(game, args.players, args.seed, n)
-                same = "—" if first is None else ("yes" if rv.decisions.equals(first[0].decisions)
-                                                  and luck.luck.equals(first[1].luck) else "NO")
-                first = first or (rv, luck)
-                row = {"game": game, "memo": memo, "processes": n, "review s": seconds, "decisions": len(rv.decisions),
-                       "supplies": luck.luck["round"].nunique(), "ms/decision": 1000 * seconds / len(rv.decisions),
-                       "greedy game s": ref, "review / greedy game": seconds / ref,
-                       "same numbers as the first row": same}
-                rows.append(row)
+        for search in searches:
+            for memo in memos:
+                for n in counts:
+                    for m in (greedy._CHOICES, analysis._LEAVES):  # a pool's workers are forked: they inherit this
+                        m.clear()
+                        m.enabled = memo == "on"
+                    seconds, cpu, _rec, (rv, luck) = reviewed(game, args.players, args.seed, n, search)
+                    same = "—" if first is None else ("yes" if rv.decisions.equals(first[0].decisions)
+                                                      and luck.luck.equals(first[1].luck) else "NO")
+                    first = first or (rv, luck)
+                    row = {"game": game, "search": search, "memo": memo, "processes": n, "review s": seconds,
+                           "review CPU s": cpu, "decisions": len(rv.decisions),
+                           "supplies": luck.luck["round"].nunique(), "ms/decision": 1000 * seconds / len(rv.decisions),
+                           "greedy game s": ref, "review / greedy game": seconds / ref,
+                           "same numbers as the first row": same}
+                    rows.append(row)
+        for row in rows:  # the full comparison over the race, same game, memo and process count
+            twin = next((r for r in rows if r["game"] == game and r["search"] == "full" and r["memo"] == row["memo"]
+                         and r["processes"] == row["processes"]), None)
+            if row["game"] == game and row["search"] == "race" and twin is not None:
+                row["× full"] = twin["review s"] / row["review s"]
+                row["× full (CPU)"] = twin["review CPU s"] / row["review CPU s"]
         for row in rows:  # either order of --memo: the review without the memos over the one with them
             twin = next((r for r in rows if r["game"] == game and r["memo"] == "off"
-                         and r["processes"] == row["processes"]), None)
+                         and r["processes"] == row["processes"] and r["search"] == row["search"]), None)
             if row["game"] == game and row["memo"] == "on" and twin is not None:
                 row["× memo off"] = twin["review s"] / row["review s"]
         ref_after = reference(game, args.players, args.reference, args.seed)
         rows[-1]["greedy game s (after)"] = ref_after
     load = os.getloadavg()
     print(f"The app's review (hybrid, 20 rollouts, decisions + luck) of a {args.players}-player greedy game; "
+          f"uptime load at the end {load[0]:.1f}; "
           f"reference: {args.reference} greedy games in the same run; load average {load[0]:.1f} {load[1]:.1f}")
     with pd.option_context("display.width", 200, "display.float_format", "{:.2f}".format):
         print(pd.DataFrame(rows).to_string(index=False))

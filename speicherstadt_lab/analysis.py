@@ -19,13 +19,12 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-import pandas as pd
-
 from .bots.mcts import playout, policy_of
 from .bots.memo import DecisionMemo, public_key
 from .engine.actions import Action
 from .engine.protocol import GameState, get_game, load_state
 from .engine.rng import Rng, derive_seed
+from .lazyimport import pandas as pd
 from .value.model import ValueModel, features_of, load_model
 
 MODES = ("fair", "oracle")
@@ -365,39 +364,48 @@ def quick_evaluate(state: GameState, seed: int = 0, mode: str = "fair", model: V
 
 def compare_actions(state: GameState, rollouts: int = 200, bot: Any = None, mode: str = "fair", seed: int = 0,
                     actions: list[Action | str] | None = None, processes: int | None = None,
-                    method: str = "rollouts", horizon: int | None = None) -> pd.DataFrame:
+                    method: str = "rollouts", horizon: int | None = None, race: tuple[int, ...] | None = None,
+                    keep: Sequence[Action | str] = ()) -> pd.DataFrame:
     """Each legal action of the seat to move (or ``actions``), with that seat's win probability and
     expected final score after it, best first (win probability, then score).
 
     ``win_gap_se`` and ``score_gap_se``: the standard error of the top action's lead over this one (its win share and
     final score minus this action's, over the same paired rollouts; 0 for the top action itself), for an interval of the
-    gap.
+    gap. ``rollouts`` (column): how many rollouts judged the action.
 
     Every action is played out from the same determinizations with the same policy random streams
     (common random numbers), so the ranking reflects the actions, not the luck of the draw. ``method="hybrid"``
     stops each rollout when ``horizon`` more rounds have begun (default: the game's ``hybrid_horizon``) and
     lets the value model score it, as ``evaluate`` does (``"model"`` is not offered: one position's features
     after a move say too little).
-    """
-    return _compare(state, rollouts, bot, mode, seed, actions, processes, method, horizon)[0]
+
+    ``race``: checkpoints (rollout counts, e.g. ``(3, 6, 10)``; those over half of ``rollouts`` are skipped) at which
+    an action clearly behind the leader is dropped (:func:`race_drops`: the paired gap over ``RACE_Z`` standard
+    errors), except those in ``keep``; it keeps the numbers of the rollouts it had, and the table lists the actions
+    judged longest first. The race ends when one action is left. The actions that run the whole race have exactly
+    the numbers of the full comparison (the same rollouts); only a dropped one would differ. Runs in this process
+    (``processes`` ignored)."""
+    return _compare(state, rollouts, bot, mode, seed, actions, processes, method, horizon, race, keep)[0]
 
 
 def judge_moves(state: GameState, rollouts: int = 200, bot: Any = None, mode: str = "fair", seed: int = 0,
                 actions: list[Action | str] | None = None, processes: int | None = None,
-                method: str = "rollouts", horizon: int | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+                method: str = "rollouts", horizon: int | None = None, race: tuple[int, ...] | None = None
+                ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """One judgement of a position, as its mover sees it: ``compare_actions``' table and, from the very same
     rollouts, every seat's win probability and final score after the top action (``attrs["action"]``).
 
     The win probabilities carry a Wilson 95% interval over the rollouts; the mover's row there is the top action's
     row of the table."""
-    df, top = _compare(state, rollouts, bot, mode, seed, actions, processes, method, horizon)
+    df, top = _compare(state, rollouts, bot, mode, seed, actions, processes, method, horizon, race)
     seats = pd.DataFrame([{"seat": i, **_summary(top, i)} for i in range(state.n_players)]).set_index("seat")
     seats.attrs.update({**df.attrs, "action": str(df.loc[0, "action"]), "interval": "sampling"})
     return df, seats
 
 
 def _compare(state: GameState, rollouts: int, bot: Any, mode: str, seed: int, actions: list[Action | str] | None,
-             processes: int | None, method: str, horizon: int | None) -> tuple[pd.DataFrame, list[Leaf]]:
+             processes: int | None, method: str, horizon: int | None, race: tuple[int, ...] | None = None,
+             keep: Sequence[Action | str] = ()) -> tuple[pd.DataFrame, list[Leaf]]:
     """``compare_actions``' table and the top action's rollouts."""
     if method not in ("rollouts", "hybrid"):
         raise ValueError(f"method must be 'rollouts' or 'hybrid', not {method!r}")
@@ -408,15 +416,70 @@ def _compare(state: GameState, rollouts: int, bot: Any, mode: str, seed: int, ac
         horizon = hybrid_horizon(state, horizon)
     acts = state.legal_actions() if actions is None else [state.parse_action(a) for a in actions]
     # The mover knows its own hidden cards (Packet Row's hand): sample only what the mover cannot see.
-    res = _run(state, list(acts), rollouts, bot, mode, seed, processes, viewer=seat,
-               horizon=horizon if method == "hybrid" else None)
-    rows = [{"action": str(a), **_summary(r, seat)} for a, r in zip(acts, res, strict=True)]
-    df = pd.DataFrame(rows).sort_values(["win_prob", "score_mean"], ascending=False, kind="stable")
+    if race:
+        kept = {str(state.parse_action(a)) for a in keep}
+        res = _race(state, list(acts), rollouts, bot, mode, seed, seat, horizon if method == "hybrid" else None,
+                    race, [str(a) in kept for a in acts])
+    else:
+        res = _run(state, list(acts), rollouts, bot, mode, seed, processes, viewer=seat,
+                   horizon=horizon if method == "hybrid" else None)
+    rows = [{"action": str(a), **_summary(r, seat), "rollouts": len(r)} for a, r in zip(acts, res, strict=True)]
+    df = pd.DataFrame(rows).sort_values(["rollouts", "win_prob", "score_mean"], ascending=False, kind="stable")
     top = res[int(df.index[0])] if len(df) else []
-    df["win_gap_se"] = [_paired_se(top, res[int(i)], seat, 1) for i in df.index]
-    df["score_gap_se"] = [_paired_se(top, res[int(i)], seat, 0) for i in df.index]
+    df["win_gap_se"] = [_paired_se(top[:len(res[int(i)])], res[int(i)], seat, 1) for i in df.index]
+    df["score_gap_se"] = [_paired_se(top[:len(res[int(i)])], res[int(i)], seat, 0) for i in df.index]
     df = df.reset_index(drop=True)
     df.insert(0, "rank", range(1, len(df) + 1))
     df.attrs.update({"seat": seat, "rollouts": rollouts, "mode": mode, "seed": seed, "bot": _label(bot),
-                     "method": method, **({"horizon": horizon} if method == "hybrid" else {})})
+                     "method": method, **({"horizon": horizon} if method == "hybrid" else {}),
+                     **({"race": tuple(race)} if race else {})})
     return df, top
+
+
+#: How many standard errors of the paired gap put an action "clearly behind" the leader in a race (``race_drops``).
+#: Chosen on tuning decisions (docs/review.md, "Runtime"): 1.5 dropped no action whose full comparison changed a flag.
+RACE_Z = 1.5
+
+
+def race_drops(leader: list[Leaf], other: list[Leaf], seat: int, z: float | None = RACE_Z) -> bool:
+    """Whether ``other`` is clearly behind ``leader`` over their paired rollouts (the race of ``compare_actions``).
+
+    Behind: the leader's lead in win share is more than ``z`` standard errors (None: Student's t 95%) above 0, or,
+    where the win shares never differ, its lead in points is."""
+    n = len(other)
+    t = t95(n - 1) if z is None else z
+    d = [a[1][seat] - b[1][seat] for a, b in zip(leader, other, strict=True)]
+    if any(d):
+        return sum(d) / n - t * _paired_se(leader, other, seat, 1) > 0
+    return sum(a[0][seat] - b[0][seat] for a, b in zip(leader, other, strict=True)) / n \
+        - t * _paired_se(leader, other, seat, 0) > 0
+
+
+def _race(state: GameState, actions: list[Action], rollouts: int, bot: Any, mode: str, seed: int, seat: int,
+          horizon: int | None, stages: tuple[int, ...], kept: list[bool]) -> list[list[Leaf]]:
+    """Each action's leaves from a race (``compare_actions``' ``race``): every action still in it gets the next
+    rollouts (the very same ones the full comparison plays: common random numbers); at each checkpoint the actions
+    clearly behind the leader, not ``kept``, drop out with what they had."""
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
+    if rollouts < 1:
+        raise ValueError("rollouts must be at least 1")
+    if any(isinstance(n, bool) or not isinstance(n, int) or n < 2 for n in stages):
+        raise ValueError(f"race: checkpoints must be whole numbers ≥ 2, not {stages!r}")
+    model = load_model(state) if horizon is not None else None
+    out: list[list[Leaf]] = [[] for _ in actions]
+    live = list(range(len(actions)))
+    done = 0
+    # a checkpoint counts where at least as many rollouts are left after it: a race of a few rollouts is a full one
+    for stop in [*sorted(n for n in set(stages) if 2 * n <= rollouts), rollouts]:
+        part = _rollouts(state, [actions[k] for k in live], range(done, stop), bot, mode, seed, seat, horizon, model)
+        for k, leaves in zip(live, part, strict=True):
+            out[k].extend(leaves)
+        done = stop
+        if stop == rollouts:
+            break
+        lead = max(live, key=lambda k: (_summary(out[k], seat)["win_prob"], _summary(out[k], seat)["score_mean"]))
+        live = [k for k in live if k == lead or kept[k] or not race_drops(out[lead], out[k], seat)]
+        if len(live) == 1:
+            break
+    return out

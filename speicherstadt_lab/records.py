@@ -25,12 +25,11 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
-import pandas as pd
-
 from .engine.errors import IllegalAction, RearrangeError, RecordError
 from .engine.errors import setup_error as _setup_error
 from .engine.protocol import GameState, get_game, new_game
 from .engine.record_support import start_key
+from .lazyimport import pandas as pd
 
 RECORD_FORMAT = "speicherstadt-lab/2"
 RECORD_VERSION = 2

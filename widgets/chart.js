@@ -6,7 +6,9 @@
 // {kind: "need_plotly"}, answered by {kind: "plotly", source}.
 // Changes come as {kind: "patch", traces: [[i, {key: value|null}]], layout: {key: value|null}} messages, applied to
 // the model's figure in the page (never saved back), so a view made later starts from the figure as it is now; a
-// click on a point sends {kind: "click", trace, point}, which Python checks. The JavaScript keeps no game state.
+// click on a point sends {kind: "click", trace, point}, which Python checks. Once plotly.js is in and the view has
+// drawn, it says {kind: "shown"}: the page's first widgets are up, and a figure left empty until then (the app's
+// first charts) can come. The JavaScript keeps no game state.
 // Python puts widgets/common.js before this file (its element helper `el` and `listen`, the view's life).
 
 const FAILED = "ssl-chart-failed";
@@ -51,11 +53,12 @@ function fromKernel(model) {
   });
 }
 
-// The page's first idle moment (at most a second away): evaluating plotly.js takes the main thread for a while, and
-// the widgets drawn with the chart (the board above it) come first.
+// The page's first idle moment: evaluating plotly.js takes the main thread for a while, and the widgets drawn with
+// the chart (the board above it) come first. No deadline: on a busy machine drawing the page's widgets can take
+// longer than a second, and the chart, below the fold, waits until they are done.
 function idle() {
   return new Promise((resolve) => {
-    if (window.requestIdleCallback) window.requestIdleCallback(() => resolve(), { timeout: 1000 });
+    if (window.requestIdleCallback) window.requestIdleCallback(() => resolve());
     else setTimeout(resolve, 0);
   });
 }
@@ -129,6 +132,7 @@ function render({ model, el: host }) {
     width = gd.clientWidth;
     gd.on("plotly_click", onClick);
     fit.observe(gd);
+    model.send({ kind: "shown" });
   }, (err) => {
     host.classList.add(FAILED);
     gd.textContent = "plotly.js: " + err.message;

@@ -16,11 +16,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import pandas as pd
-
 from ..engine.actions import Action
 from ..engine.protocol import GameState, get_game
 from ..engine.rng import Rng, derive_seed
+from ..lazyimport import pandas as pd
 from . import make_bot, register_bot
 from .base import position_key
 

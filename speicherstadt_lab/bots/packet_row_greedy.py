@@ -33,6 +33,8 @@ class PacketRowHeuristic:
     _MEMO_SIZE: ClassVar[int] = 200_000
     # (money cards' sum, building points, bankers) by catalogue, then hand (``holdings_value``)
     _hand_memo: ClassVar[dict[str, dict[tuple[int, ...], tuple[int, int, int]]]] = {}
+    # ``_progress`` by (catalogue, players, the decks' lengths)
+    _progress_memo: ClassVar[dict[tuple[Any, ...], float]] = {}
 
     def __init__(self, state: Any) -> None:
         self.state = state
@@ -46,7 +48,6 @@ class PacketRowHeuristic:
         self.ship_cost = 3.0 + 12.0 * p
         self.spare = 0.0 if self.final else 1.0 - p  # weight of cards not (yet) needed for a contract
         self.building_weight = _DPV / (1.0 + 0.6 * (1.0 - p))
-        self.wealth = [state._wealth(i) for i in range(self.n)]
         self.kind, self.good, self.dest = nt.kind, nt.good, nt.dest
         self.amount = nt.tables.amount
         points = nt.banker_points[self.n]
@@ -60,18 +61,29 @@ class PacketRowHeuristic:
         if parts is None:
             parts = PacketRowHeuristic._hand_memo[nt.cat.digest] = {}
         self._hand_parts = parts
+        # every seat's money with its money cards (``state._wealth``), the cards' sum read from the hand memo
+        self.wealth = [s.money + self._parts(s.hand)[0] for s in state.seats]
 
     @classmethod
     def _progress(cls, state: Any) -> float:
         """How far the game is: 0 at the start, about 1 when the end condition is reached."""
         nt = state.nt
+        # a function of the catalogue, the player count and the decks' lengths: remembered by them (~1/3 of the
+        # heuristic's set-up, which is made at every move of a rollout)
+        key = (nt.cat.digest, state.n_players, *map(len, state.decks))
+        progress = cls._progress_memo.get(key)
+        if progress is not None:
+            return progress
         sizes = cls._deck_sizes.get(nt.cat.digest)
         if sizes is None:
             sizes = tuple(max(1, sum(c.count for c in nt.cat.deck(b))) for b in ("guild", "docks", "market", "bank"))
             cls._deck_sizes[nt.cat.digest] = sizes
         used = sorted((1.0 - len(d) / s for d, s in zip(state.decks, sizes, strict=True)), reverse=True)
         k = nt.end_boards[state.n_players]
-        return min(1.0, max(0.0, used[k - 1]))
+        progress = min(1.0, max(0.0, used[k - 1]))
+        if len(cls._progress_memo) < cls._MEMO_SIZE:
+            cls._progress_memo[key] = progress
+        return progress
 
     # -- holdings -------------------------------------------------------------------------------
 
@@ -151,6 +163,18 @@ class PacketRowHeuristic:
         # A hand's money cards, building points and bankers (whole numbers) are remembered by hand, as its contracts'
         # worth is: this loop was the largest single cost of Packet Row's greedy player (39 of 153 s of its live
         # analysis, profiled; 388k calls for 55k choices). The same sums, so the same values.
+        cash, vp, bankers = self._hand_parts.get(hand) or self._parts(hand)
+        wealth = money + cash
+        value = wealth + self.building_weight * vp + self.contracts_value(hand, ships)
+        if bankers:
+            richer = sum(1 for i, w in enumerate(self.wealth) if i != seat and w > wealth)
+            now = self.banker_points[richer] if richer < len(self.banker_points) else 0
+            p = self.progress
+            value += _DPV * bankers * (p * now + (1 - p) * 0.5 * (now + self.banker_mean))
+        return value
+
+    def _parts(self, hand: tuple[int, ...]) -> tuple[int, int, int]:
+        """(money cards' sum, building points, bankers) of a hand, remembered by hand."""
         parts = self._hand_parts.get(hand)
         if parts is None:
             nt = self.nt
@@ -167,15 +191,7 @@ class PacketRowHeuristic:
             parts = (cash, vp, bankers)
             if len(self._hand_parts) < self._MEMO_SIZE:
                 self._hand_parts[hand] = parts
-        cash, vp, bankers = parts
-        wealth = money + cash
-        value = wealth + self.building_weight * vp + self.contracts_value(hand, ships)
-        if bankers:
-            richer = sum(1 for i, w in enumerate(self.wealth) if i != seat and w > wealth)
-            now = self.banker_points[richer] if richer < len(self.banker_points) else 0
-            p = self.progress
-            value += _DPV * bankers * (p * now + (1 - p) * 0.5 * (now + self.banker_mean))
-        return value
+        return parts
 
     def projected_score(self, seat: int) -> float:
         """Heuristic final score: buildings and bankers as now, money and contracts' worth at $10 a point."""

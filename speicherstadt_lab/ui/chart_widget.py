@@ -31,11 +31,12 @@ ASSET_DIR = "speicherstadt-lab"
 PLOTLY_PATH = f"{ASSET_DIR}/static/plotly.min.js"
 #: what a chart passes to plotly.js: no plotly logo, no "edit in Chart Studio", sized by its container
 CONFIG = {"displaylogo": False, "responsive": True}
-KINDS = ("click", "need_plotly")
+KINDS = ("click", "need_plotly", "shown")
 #: the chart's module: the views' shared helpers (``el``, ``listen``), then the chart (``widget_base.assemble``)
 PARTS = ("common.js", "chart.js")
 
 ClickCallback = Callable[[dict[str, Any], int], Any]
+ShownCallback = Callable[[], Any]
 
 
 class ChartMessageError(ValueError):
@@ -103,6 +104,7 @@ class Chart(anywidget.AnyWidget):
     def __init__(self, spec: Mapping[str, Any] | go.Figure | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._clicks: list[ClickCallback] = []
+        self._shown: list[ShownCallback] = []
         self._figure_obj: tuple[dict[str, Any], go.Figure] | None = None
         self.last_error = ""
         self.on_msg(lambda _w, content, _b: self.handle_message(content))
@@ -150,6 +152,11 @@ class Chart(anywidget.AnyWidget):
         """Call ``callback(trace, point)`` when a point is clicked: the trace as a dict, the point's index in it."""
         self._clicks.append(callback)
 
+    def on_shown(self, callback: ShownCallback) -> None:
+        """Call ``callback()`` when a view in a page has plotly.js and has drawn (``{"kind": "shown"}``, once per view):
+        the page's first board is up by then, so a figure costly to make can wait for it."""
+        self._shown.append(callback)
+
     def parse_message(self, msg: Any) -> tuple[str, dict[str, Any] | None, int]:
         """``(kind, trace, point)`` of a browser message (trace None but for clicks); raises
         :class:`ChartMessageError` naming the field at fault."""
@@ -177,6 +184,10 @@ class Chart(anywidget.AnyWidget):
         self.last_error = ""
         if kind == "need_plotly":
             self.send({"kind": "plotly", "source": plotly_source()})
+            return True
+        if kind == "shown":
+            for shown in list(self._shown):
+                shown()
             return True
         assert trace is not None
         for callback in list(self._clicks):

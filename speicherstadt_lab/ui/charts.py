@@ -16,9 +16,8 @@ from collections.abc import Iterable, Sequence
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-import pandas as pd
-
 from ..engine.protocol import OKABE_ITO, Metric
+from ..lazyimport import pandas as pd
 
 if TYPE_CHECKING:
     import plotly.graph_objects as go

@@ -23,9 +23,8 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
 
-import numpy as np
-
 from ..engine.errors import RecordError
+from ..lazyimport import numpy as np
 
 LEVEL = 0.95
 SPREAD_FLOOR = 0.01  # keeps an interval around p = 0 or 1 from collapsing to a point

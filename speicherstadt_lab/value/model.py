@@ -12,11 +12,10 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-import pandas as pd
-
 from ..engine.errors import RecordError
 from ..engine.protocol import GameState, get_game
+from ..lazyimport import numpy as np
+from ..lazyimport import pandas as pd
 from .intervals import METHODS as INTERVAL_METHODS
 from .intervals import Intervals
 

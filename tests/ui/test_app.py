@@ -326,8 +326,26 @@ def test_win_chances_of_a_variation_are_dashed_from_the_last_shared_position(app
     assert dashed.line.dash == "dash" and dashed.x[0] == 0.0 and dashed.x[-1] == float(app.node.ply)
 
 
+def test_a_new_app_draws_its_first_charts_when_a_page_has_drawn_the_chart() -> None:
+    """The first board does not wait for the charts (below the fold, and they need pandas; benchmarks/app.py): the app
+    is made with an empty chart, and the page's ``shown`` (the chart's view has drawn) asks for the figure."""
+    app = LabApp(players=2, seed=3, seats=["human", "human"], chart_delay=600)
+    assert app.chart.figure["data"] == [], "the charts were drawn before a page showed them"
+    app.flush_charts()
+    assert app.chart.figure["data"] == [], "nothing was pending: a page has not asked yet"
+    assert app.chart.handle_message({"kind": "shown"})
+    app.flush_charts()  # the timer the page's message started, at once
+    assert app.chart.figure["data"] and app.chart.to_figure().layout.shapes[0].x0 == 0
+    figure = app.chart.figure
+    assert app.chart.handle_message({"kind": "shown"})  # a second view: the figure is there, nothing is redrawn
+    app.flush_charts()
+    assert app.chart.figure is figure
+    app.close()
+
+
 def test_charts_wait_for_the_last_move_then_follow() -> None:
     app = LabApp(players=2, seed=3, seats=["human", "human"], chart_delay=0.2)
+    app.refresh_charts()  # the first charts, which a new app leaves until a page has drawn its chart
     app.play(str(app.state.legal_actions()[0]))
     app.play(str(app.state.legal_actions()[0]))
     assert app.chart.to_figure().layout.shapes[0].x0 == 0, "not yet: the charts lag behind quick clicks"

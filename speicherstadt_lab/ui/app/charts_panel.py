@@ -9,10 +9,10 @@ import threading
 from typing import Any
 
 import ipywidgets as w
-import pandas as pd
 
 from ...analysis import evaluate
 from ...engine.protocol import get_game
+from ...lazyimport import pandas as pd
 from ...records import Node
 from ...reviewing import REVIEW_KEY
 from ...value.model import load_model
@@ -40,7 +40,8 @@ class ChartsPanel(Panel):
     """The charts (``chart``) under the board, their controls and the win chances computed so far.
 
     :meth:`show` takes the node; :meth:`draw` draws it (the coordinator's timer calls it a moment after the board
-    moved). Emits ``win`` (its button), ``axis`` (the x axis changed) and ``mark`` (``ply``: a review mark clicked)."""
+    moved). Emits ``win`` (its button), ``axis`` (the x axis changed), ``mark`` (``ply``: a review mark clicked) and
+    ``wanted`` (a page drew the chart while it was still empty: a new app leaves its first charts until then)."""
 
     def __init__(self, lang: str, lock: threading.RLock) -> None:
         """``lock``: the coordinator's, held while the panel reads the record (a bot may be adding moves)."""
@@ -70,6 +71,7 @@ class ChartsPanel(Panel):
         # empty until the first draw (its figure would be built twice otherwise)
         self.chart = charts.figure_widget({"data": [], "layout": {}})
         self.chart.on_click(self._on_click)  # a click on a review mark: that decision
+        self.chart.on_shown(self._on_shown)  # a page drew the chart: its first figure, if it has none yet
         self.win_button.on_click(lambda _b: self.emit("win"))
         self.x_mode.observe(lambda _c: None if self._relabeling else self.emit("axis"), "value")
 
@@ -211,6 +213,11 @@ class ChartsPanel(Panel):
         wins = charts.win_spec(table(win_main), table(win_branch) if fork is not None else None, names=names, x=x,
                                current=current, lang=lang, marks=marks, colours=colours)
         return progress, wins
+
+    def _on_shown(self) -> None:
+        """A page has drawn the chart (the first board is up by then): ask for the figure if there is none yet."""
+        if not self.chart.figure.get("data"):
+            self.emit("wanted")
 
     def _on_click(self, trace: dict[str, Any], point: int) -> None:
         """A click on the chart (checked by the chart): on a review mark, report that decision's ply."""

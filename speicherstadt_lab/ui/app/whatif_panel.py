@@ -18,9 +18,9 @@ import inspect
 from typing import Any
 
 import ipywidgets as w
-import pandas as pd
 
 from ...analysis import quick_evaluate
+from ...lazyimport import pandas as pd
 from ...records import Node
 from .panel import Panel, Settings
 from .texts import load_texts

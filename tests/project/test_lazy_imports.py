@@ -1,0 +1,71 @@
+"""The app starts without pandas and numpy (speicherstadt_lab/lazyimport.py): importing the app imports neither, and a
+lazy module imports its module once, on the first name read, whichever thread reads it first."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from speicherstadt_lab.lazyimport import LazyModule
+from tests.support.paths import REPO
+
+CHECK = ("import sys; import {module}; "
+         "print(sorted(m for m in ('pandas', 'numpy', 'plotly') if m in sys.modules))")
+
+
+@pytest.mark.parametrize("module", ["speicherstadt_lab", "speicherstadt_lab.ui.app"])
+def test_importing_the_app_imports_no_pandas_numpy_or_plotly(module: str) -> None:
+    out = subprocess.run([sys.executable, "-c", CHECK.format(module=module)], capture_output=True, text=True,
+                         cwd=REPO, check=True).stdout.strip()
+    assert out == "[]", f"importing {module} imported {out}: a module-level `import pandas` crept back in " \
+                        "(use `from .lazyimport import pandas as pd`)"
+
+
+@pytest.fixture
+def fresh_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[str, Path]]:
+    """A module nobody has imported, which writes a line to a log each time it is executed."""
+    log = tmp_path / "imports.log"
+    (tmp_path / "ssl_lazy_probe.py").write_text(
+        f"from pathlib import Path\nwith Path({str(log)!r}).open('a') as f:\n    f.write('imported\\n')\n"
+        "VALUE = object()\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "ssl_lazy_probe", raising=False)
+    yield "ssl_lazy_probe", log
+    sys.modules.pop("ssl_lazy_probe", None)
+
+
+def test_a_lazy_module_imports_on_the_first_name_read(fresh_module: tuple[str, Path]) -> None:
+    name, log = fresh_module
+    lazy = LazyModule(name)
+    assert not log.exists() and name not in sys.modules
+    assert "not imported yet" in repr(lazy)
+    value = lazy.VALUE
+    assert value is sys.modules[name].VALUE and lazy.VALUE is value
+    assert log.read_text().splitlines() == ["imported"]
+    assert "(imported)" in repr(lazy)
+    with pytest.raises(AttributeError):
+        _ = lazy.NO_SUCH_NAME
+
+
+def test_threads_reading_first_at_once_import_it_once(fresh_module: tuple[str, Path]) -> None:
+    name, log = fresh_module
+    lazy = LazyModule(name)
+    start = threading.Barrier(8)
+    got: list[object] = []
+
+    def read() -> None:
+        start.wait()
+        got.append(lazy.VALUE)
+
+    threads = [threading.Thread(target=read) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(got) == 8 and all(v is sys.modules[name].VALUE for v in got)
+    assert log.read_text().splitlines() == ["imported"]
