@@ -1,5 +1,5 @@
-"""The job runner: one background job at a time (bot moves, playing on, win chances, review) with progress,
-cancel and the page's ssl-busy/ssl-idle sign; the message line."""
+"""The job runner: one background job at a time (bot moves, playing on, win chances, review) with progress and
+cancel (``JobRunner``), its controls and the message line (``JobBar``), and the analyses run as jobs (``Analyses``)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from ...records import Node
 from ...resources import default_processes
 from ...reviewing import REVIEW_KEY, Review
 from ...reviewing import review as run_review
+from .charts_panel import ChartsPanel
 from .jobs import Job
 from .review import reviewed_at
 from .texts import text
@@ -68,63 +69,67 @@ class JobBar:
 
 
 class JobRunner:
-    """A part of :class:`~.lab.LabApp` (a mixin): starting, cancelling and waiting for jobs."""
+    """The one background job at a time, a part of the coordinator: starting, cancelling and waiting for it, in its own
+    thread (``threaded``) or in the caller's; its controls and the message line are ``bar``.
 
-    # ---- jobs -----------------------------------------------------------------------------------------
+    It is given the coordinator's lock, the language (``lang()``) and two callbacks: ``changed()`` after a job started
+    (the coordinator's controls follow ``job``) and ``ended(job)`` when it has ended (with the lock held)."""
 
-    def _job_name(self, job: Job) -> str:
-        return text(self.lang_code, f"job_{job.kind}")
+    def __init__(self, bar: JobBar, lock: Any, threaded: bool, lang: Callable[[], str], changed: Callable[[], None],
+                 ended: Callable[[Job], None]) -> None:
+        self._bar = bar
+        self._lock = lock
+        self.threaded = threaded
+        self._lang = lang
+        self._changed = changed
+        self._ended = ended
+        self.job: Job | None = None
+        bar.cancel_button.on_click(lambda _b: self.cancel())
 
-    def _refuse_if_busy(self) -> bool:
-        if self._job is not None:
-            self._say(text(self.lang_code, "busy", job=self._job_name(self._job)), error=True)
+    @property
+    def plays(self) -> bool:
+        """True while a job moves on the board (bots playing: the board and navigation wait for it)."""
+        job = self.job
+        return job is not None and job.plays
+
+    def name(self, job: Job) -> str:
+        """What ``job`` is, in the app's language ("Bot move", ...)."""
+        return text(self._lang(), f"job_{job.kind}")
+
+    def refuse_if_busy(self) -> bool:
+        """Say so (and True) while a job runs."""
+        job = self.job
+        if job is not None:
+            self.say(text(self._lang(), "busy", job=self.name(job)), error=True)
             return True
         return False
 
-    def _refuse_if_playing(self) -> bool:
-        if self._job is not None and self._job.plays:
-            self._say(text(self.lang_code, "busy", job=self._job_name(self._job)), error=True)
+    def refuse_if_playing(self) -> bool:
+        """Say so (and True) while bots are moving on the board."""
+        job = self.job
+        if job is not None and job.plays:
+            self.say(text(self._lang(), "busy", job=self.name(job)), error=True)
             return True
         return False
 
-    def _refuse_if_over(self) -> bool:
-        """Say so (and True) where the game on the board is over: no bot has anything to play."""
-        if self.node.state.is_over:
-            self._say(text(self.lang_code, "over"))
-            return True
-        return False
-
-    def _show_play_buttons(self) -> None:
-        """The buttons Bot move, To end of round and To end of game: off while a job runs and where the game on
-        the board is over (nothing is left for a bot to play)."""
-        off = self._job is not None or self.node.state.is_over
-        for b in (self.bot_button, self.round_button, self.end_button):
-            b.disabled = off
-
-    def _start(self, kind: str, work: Callable[[Job], None]) -> bool:
+    def start(self, kind: str, work: Callable[[Job], None]) -> bool:
         """Run ``work(job)`` as the one background job; False (and a message) if another job runs."""
         with self._lock:
-            if self._refuse_if_busy():
+            if self.refuse_if_busy():
                 return False
-            job = self._job = Job(kind)
-        self._say("")
-        self._set_busy(True)
-        self._show_activity()
+            job = self.job = Job(kind)
+        self.say("")
+        self._changed()
 
         def run() -> None:
             try:
                 work(job)
             except Exception as err:  # shown in the app, never lost in a thread
-                self._say(text(self.lang_code, "error", error=err), error=True)
+                self.say(text(self._lang(), "error", error=err), error=True)
             finally:
                 with self._lock:
-                    self._job = None
-                    self._set_busy(False)
-                    if self._pending_auto:
-                        self._pending_auto = False
-                        if not (job.plays and job.cancel.is_set()):  # cancelled bots stay stopped
-                            self._maybe_autoplay()
-                    self._show_activity()
+                    self.job = None
+                    self._ended(job)
 
         if self.threaded:
             job.thread = threading.Thread(target=run, name=f"speicherstadt-lab-{kind}", daemon=True)
@@ -135,16 +140,16 @@ class JobRunner:
 
     def cancel(self) -> None:
         """Ask the running job to stop (after the move or position it is working on)."""
-        job = self._job
+        job = self.job
         if job is not None:
             job.cancel.set()
 
     def wait(self, timeout: float = 120.0) -> None:
-        """Block until the running job has finished and the charts have caught up (for scripts and tests)."""
+        """Block until no job runs (a job that ends may start the next one under the lock: that one too)."""
         deadline = time.monotonic() + timeout
         while True:
-            with self._lock:  # a job that ends may start the next one (bots after win chances) under the lock
-                job = self._job
+            with self._lock:
+                job = self.job
             if job is None:
                 break
             if job.thread is not None:
@@ -152,104 +157,78 @@ class JobRunner:
             if time.monotonic() > deadline:
                 raise TimeoutError(f"the {job.kind} job is still running after {timeout} s")
             time.sleep(0.005)
-        self.flush_charts()
 
-    def close(self) -> None:
-        """Stop the running job and pending chart updates, and close every widget of the app."""
-        self.cancel()
-        self.wait()
-        for panel in self.panels:
-            panel.close()
-        timer = self._timer
-        if timer is not None:
-            timer.cancel()
-        stack: list[Any] = [self.widget, *self.seat_kinds, *self.seat_labels]  # the seats not shown, too
-        while stack:
-            widget = stack.pop()
-            stack.extend(getattr(widget, "children", ()))
-            widget.close()
+    def say(self, message: str, error: bool = False, ok: bool = False) -> None:
+        """The message line (:meth:`JobBar.say`)."""
+        self._bar.say(message, error=error, ok=ok)
 
-    def _show_activity(self) -> None:
-        """The page's sign whether a job runs: class ssl-busy or ssl-idle on the app (set once the next job, if
-        any, has started, so a page never sees a passing idle between two jobs)."""
-        busy = self._job is not None
-        self.widget.remove_class("ssl-idle" if busy else "ssl-busy")
-        self.widget.add_class("ssl-busy" if busy else "ssl-idle")
-        if not busy:
-            self._show_parts()  # the bots stopped: the live analysis analyses the position they left
+    def progress(self, value: int, total: int, label: str) -> None:
+        """The progress bar and the status line (:meth:`JobBar.set_progress`)."""
+        self._bar.set_progress(value, total, label)
 
-    def _set_busy(self, busy: bool) -> None:
-        job = self._job
-        plays = busy and job is not None and job.plays
-        for b in (self.win_button, self.new_button, self.review_button):
-            b.disabled = busy
-        self._show_play_buttons()
-        self.loader.disabled = busy
-        self.saver.disabled = plays
-        self.better_button.disabled = plays
-        self.nav.hold(plays)
-        self.job_bar.busy(busy)
-        if not busy:
-            with self._lock:
-                self._show_nav()
+    def status(self, label: str) -> None:
+        """The status line (what the job is doing)."""
+        self._bar.set_status(label)
 
-    def _set_progress(self, value: int, total: int, label: str) -> None:
-        self.job_bar.set_progress(value, total, label)
 
-    def _set_status(self, label: str) -> None:
-        self.job_bar.set_status(label)
+class Analyses:
+    """The long analyses the coordinator runs as jobs, a part of it: the win chances (stored in the charts panel) and
+    the review (written into the record).
 
-    # ---- the win chances' job ------------------------------------------------------------------------
+    It is given the job runner, the charts panel whose estimates it fills, ``here()`` (the node on the board: a record
+    loaded meanwhile stops the review), ``schedule(now)`` (the charts to draw again) and ``reviewed()`` (the review's
+    panels to show it)."""
 
-    def compute_win_chances(self) -> bool:
-        """Estimate each seat's win probability (fair mode, the charts panel's rollouts) along the current line."""
-        nodes, rollouts, bot = self.panels.charts.win_todo(self.node)
-        return self._start("win", lambda job: self._evaluate(job, nodes, rollouts, bot))
+    def __init__(self, runner: JobRunner, charts: ChartsPanel, here: Callable[[], Node],
+                 schedule: Callable[[bool], None], reviewed: Callable[[], None]) -> None:
+        self._runner = runner
+        self._charts = charts
+        self._here = here
+        self._schedule = schedule
+        self._reviewed = reviewed
 
-    def _evaluate(self, job: Job, nodes: list[Node], rollouts: int, bot: str) -> None:
-        lang = self.lang_code
-        self._set_progress(0, max(1, len(nodes)), text(lang, "win_progress", i=0, n=len(nodes)))
+    def win_chances(self, node: Node, lang: str) -> bool:
+        """Estimate each seat's win probability (fair mode, the charts panel's rollouts) along ``node``'s line."""
+        nodes, rollouts, bot = self._charts.win_todo(node)
+        return self._runner.start("win", lambda job: self._evaluate(job, nodes, rollouts, bot, lang))
+
+    def _evaluate(self, job: Job, nodes: list[Node], rollouts: int, bot: str, lang: str) -> None:
+        runner = self._runner
+        runner.progress(0, max(1, len(nodes)), text(lang, "win_progress", i=0, n=len(nodes)))
         for i, node in enumerate(nodes):
             if job.cancel.is_set():
-                self._say(text(lang, "cancelled"))
+                runner.say(text(lang, "cancelled"))
                 break
-            self.panels.charts.estimate(node, rollouts, bot)
-            self._set_progress(i + 1, max(1, len(nodes)), text(lang, "win_progress", i=i + 1, n=len(nodes)))
-            self._schedule_charts()
+            self._charts.estimate(node, rollouts, bot)
+            runner.progress(i + 1, max(1, len(nodes)), text(lang, "win_progress", i=i + 1, n=len(nodes)))
+            self._schedule(False)
         else:
-            self._say(text(lang, "done_win", n=len(nodes), rollouts=rollouts), ok=True)
-        self._schedule_charts(now=True)
+            runner.say(text(lang, "done_win", n=len(nodes), rollouts=rollouts), ok=True)
+        self._schedule(True)
 
-    # ---- the review's job -----------------------------------------------------------------------------
+    def review(self, path: list[Node], rollouts: int, lang: str) -> bool:
+        """Review every decision of ``path`` (a line from the record's start) in the background, ``rollouts`` per
+        action; the findings go into the record's annotations."""
+        return self._runner.start("review", lambda job: self._review(job, path, rollouts, lang))
 
-    def review_game(self, rollouts: int | None = None) -> bool:
-        """Review every decision of the line on the board (:meth:`review_line`) in the background, with progress and
-        cancel; the findings go into the record's annotations (``rollouts`` per action, default the control's)."""
-        if rollouts is not None:
-            self.review_rollouts.value = rollouts
-        n = int(self.review_rollouts.value)
-        with self._lock:
-            path = self.review_line()
-        return self._start("review", lambda job: self._review(job, path, n))
-
-    def _review(self, job: Job, path: list[Node], rollouts: int) -> None:
-        lang = self.lang_code
+    def _review(self, job: Job, path: list[Node], rollouts: int, lang: str) -> None:
+        runner = self._runner
         total = len(path) - 1
         done = total - sum(1 for nd in path[1:] if nd.chance is None and not reviewed_at(nd, rollouts))
         start = time.perf_counter()
         # with a value model the hybrid finds and measures (greedy rollouts to the next round, scored by the model)
-        value = "hybrid" if self.panels.charts.model_win(path[0]) is not None else None
-        self._set_progress(done, total, text(lang, "review_progress", i=done, n=total))
+        value = "hybrid" if self._charts.model_win(path[0]) is not None else None
+        runner.progress(done, total, text(lang, "review_progress", i=done, n=total))
         # the decisions side by side in worker processes (as many as resources.default_processes allows), each
         # shown as it is judged; a cancel or another record loaded stops the pool
 
         def stop() -> bool:
-            return job.cancel.is_set() or path[0] is not self.record.root
+            return job.cancel.is_set() or path[0] is not self._here().record.root
 
         def judged(i: int, _n: int) -> None:
-            self._set_progress(done + i, total, text(lang, "review_progress", i=done + i, n=total))
+            runner.progress(done + i, total, text(lang, "review_progress", i=done + i, n=total))
             if i % 10 == 0:
-                self._schedule_charts()
+                self._schedule(False)
 
         record = path[0].record
         processes = default_processes()
@@ -262,24 +241,17 @@ class JobRunner:
                 if isinstance(ann, dict) and "rollouts" not in ann:
                     ann["rollouts"] = rollouts
         if stop():
-            self._say(text(lang, "cancelled"))
+            runner.say(text(lang, "cancelled"))
         else:
             # then the luck of every supply on the line (the review's hybrid rollouts; seconds, in one step)
-            self._say(text(lang, "review_luck"))
+            runner.say(text(lang, "review_luck"))
             run_review(record, rollouts=rollouts, node=path[-1], progress=False, decisions=False, value=value,
                        cancel=stop, processes=processes)
-            settings = self.record.root.annotations.get(REVIEW_KEY)
+            settings = record.root.annotations.get(REVIEW_KEY)
             if isinstance(settings, dict):
                 settings["seconds"] = round(time.perf_counter() - start, 1)
-            d = Review.from_record(self.record, node=path[-1]).decisions
-            self._say(text(lang, "done_review", n=len(d), mistakes=int((d["flag"] == "mistake").sum()),
-                           inaccuracies=int((d["flag"] == "inaccuracy").sum())), ok=True)
-        with self._lock:
-            self.panels.review.show(self.node, self._settings())
-            self.panels.moves.refresh()  # the review's glyphs after the flagged moves
-        self._schedule_charts(now=True)
-
-    # ---- the message line -----------------------------------------------------------------------------
-
-    def _say(self, message: str, error: bool = False, ok: bool = False) -> None:
-        self.job_bar.say(message, error=error, ok=ok)
+            d = Review.from_record(record, node=path[-1]).decisions
+            runner.say(text(lang, "done_review", n=len(d), mistakes=int((d["flag"] == "mistake").sum()),
+                            inaccuracies=int((d["flag"] == "inaccuracy").sum())), ok=True)
+        self._reviewed()
+        self._schedule(True)

@@ -17,36 +17,36 @@ the board (``chart_delay``), so clicking stays quick.
 from __future__ import annotations
 
 import threading
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import ipywidgets as w
-import pandas as pd
 
-from ...engine.errors import IllegalAction, RecordError
-from ...engine.i18n import LANGS
+from ...engine.errors import IllegalAction
 from ...engine.protocol import GameInfo, Variant, games
+from ...lazyimport import pandas as pd
 from ...records import GameRecord, Node
 from .. import board_for
-from ..board import ASSETS
-from ..probe import Probe
+from ..charts import Spec
+from ..model import LOG_SIZE
 from .jobs import Job
-from .jobs_panel import JobBar, JobRunner
-from .labels import Labels
-from .navigation import NavBar, Navigation
-from .panel_host import PanelHost
+from .jobs_panel import Analyses, JobBar, JobRunner
+from .labels import Labels, check_lang
+from .live_panel import live_analysis
+from .movelist import MoveListError
+from .navigation import Explanation, NavBar, Navigation, log_history
+from .page import Page
+from .panel import Settings
+from .panel_host import Bots, ChartTimer, ReviewDesk, WhatIf, alias, make_panels
+from .playing import Player
 from .seats import MAX_SEATS, SEAT_KINDS, STAND_IN, STRENGTHS
-from .sharing import Sharing
+from .sharing import Files, Openers, Screen, Sharing
 from .texts import TEXTS, text
 from .widgets import Loader, Saver
 
-SHOW_EVERY = 0.15  # seconds between board updates while bots play on
 # The board in the app: the top bar's one language switch sets its texts (the keys ← → Home End: the move list's).
 BOARD_IN_APP = {"lang_switch": False}
 
-# The app's stylesheet (widgets/app.css), put on the page by a hidden HTML widget.
-APP_CSS = "<style>\n" + (ASSETS / "app.css").read_text(encoding="utf-8") + "</style>"
 
 
 def game_variants() -> dict[str, tuple[GameInfo, Variant]]:
@@ -62,186 +62,332 @@ def variant_of(state: Any) -> str:
     return max(fits)[1] if fits else state.game
 
 
-class LabApp(Navigation, Labels, JobRunner, Sharing, PanelHost):
+class LabApp:
     """The analysis app. ``widget`` is the whole app; the controls are attributes (see the module doc).
 
-    The coordinator: it owns the record, the node on the board, the jobs, their lock and the charts' timer; the
-    panel objects (``panels``: :class:`~.panel_host.Panels`) are shown the node and the :class:`~.panel.Settings`
-    after every step and report back through events (``panel_host.py``).
+    The coordinator: it owns the record, the node on the board, the lock, the job runner's threads and the charts'
+    timer, and composes its parts (``labels``, ``navigation``, ``jobs``, ``analyses``, ``sharing``, ``bots``), each
+    given what it needs; the panel objects (``panels``: :class:`~.panel_host.Panels`) are shown the node and the
+    :class:`~.panel.Settings` after every step and report back through events.
 
     ``threaded=False`` runs long work in the calling thread (simple scripts); ``chart_delay`` is how long
     the charts wait after the last move before they follow (0: at once). ``query`` is a page's query string to open
     (``"lang=de&game=packet_row"``: :meth:`open_query`, ``docs/sharing.md``).
     """
 
+    # the Tutorial page's widgets, made with the page on first use
+    lessons_back = alias("panels.lessons", "lessons_back")
+    lesson_set_choice = alias("panels.lessons", "lesson_set_choice")
+    lesson_progress = alias("panels.lessons", "lesson_progress")
+    lesson_dots = alias("panels.lessons", "lesson_dots")
+    lesson_intro = alias("panels.lessons", "lesson_intro")
+    lesson_task = alias("panels.lessons", "lesson_task")
+    lesson_feedback = alias("panels.lessons", "lesson_feedback")
+    lesson_retry = alias("panels.lessons", "lesson_retry")
+    lesson_prev = alias("panels.lessons", "lesson_prev")
+    lesson_next = alias("panels.lessons", "lesson_next")
+    lesson_board = alias("panels.lessons", "lesson_board")
+    next_lesson = alias("panels.lessons", "next_lesson")
+    retry_lesson = alias("panels.lessons", "retry_lesson")
+    lesson_move = alias("panels.lessons", "lesson_move")
+    # the record cursor (navigation.py)
+    goto = alias("navigation", "goto")
+    first = alias("navigation", "first")
+    back = alias("navigation", "back")
+    forward = alias("navigation", "forward")
+    last = alias("navigation", "last")
+    goto_ply = alias("navigation", "goto_ply")
+    promote = alias("navigation", "promote")
+    step = alias("navigation", "step")
+    set_comment = alias("navigation", "set_comment")
+    line = alias("navigation", "line")
+    # the seats' bots (panel_host.py), the charts' timer, the job runner
+    seat_spec = alias("bots", "seat_spec")
+    set_seat = alias("bots", "set_seat")
+    # moves (playing.py)
+    play = alias("player", "play")
+    bot_move = alias("player", "bot_move")
+    play_to_round_end = alias("player", "play_to_round_end")
+    play_to_end = alias("player", "play_to_end")
+    bot_for = alias("player", "bot_for")
+    # the review's decisions and chance variations (panel_host.py)
+    reviewed = alias("review_desk", "reviewed")
+    review = alias("review_desk", "review")
+    review_line = alias("review_desk", "review_line")
+    flagged = alias("review_desk", "flagged")
+    review_marks = alias("review_desk", "review_marks")
+    show_flag = alias("review_desk", "show_flag")
+    play_better = alias("review_desk", "play_better")
+    whatif_open = alias("whatif", "whatif_open")
+    make_chance_variation = alias("whatif", "make_chance_variation")
+    branch_of_chance = alias("whatif", "branch_of_chance")
+    compare_table = alias("whatif", "compare_table")
+    compare_lines = alias("whatif", "compare_lines")
+    flush_charts = alias("charts_timer", "flush")
+    refresh_charts = alias("charts_timer", "refresh")
+    cancel = alias("jobs", "cancel")
+    # links and the record as a file (sharing.py)
+    open_query = alias("sharing", "open_query")
+    share_query = alias("sharing", "query")
+    share_link = alias("sharing", "link")
+    binder_link = alias("sharing", "binder_link")
+    save_json = alias("files", "save_json")
+    load_json = alias("files", "load_json")
+    _file = alias("files", "file")
+    # the page's boxes (page.py)
+    _main = alias("page", "main")
+    _lab_page = alias("page", "lab_page")
+    _lab_box = alias("page", "lab_box")
+    _tutorial_box = alias("page", "tutorial_box")
+    _page = alias("page", "page")
+
     def __init__(self, players: int = 3, seed: int = 1, seats: Sequence[str] | None = None, lang: str = "en",
                  threaded: bool = True, chart_delay: float = 0.12, query: str | None = None) -> None:
-        if lang not in LANGS:
-            raise ValueError(f"lang must be one of {LANGS}, not {lang!r}")
+        check_lang(lang)
         self.threaded = threaded
-        self.chart_delay = chart_delay
         self._lock = threading.RLock()
-        self._timer: threading.Timer | None = None
-        self._job: Job | None = None
-        self._pending_auto = False
-        self._hold_auto = False  # True while new_game sets the seats of the game it is about to start
-        self._bots: dict[int, tuple[str, Any]] = {}
-        self._explain: dict[Node, tuple[str, pd.DataFrame]] = {}
-        self._last_show = 0.0
         self.record = GameRecord.new(players=players, seed=seed)
         self.node = self.record.root
-        self._build_controls(lang)
+        self._build_controls(lang, chart_delay)
         self.new_game(players=players, seed=seed, seats=seats)
-        self._apply_lang()
+        self._apply_lang(charts_now=False)
         if query:
             self.open_query(query)
+        # The first charts wait for a page to draw the chart (its "wanted" event), a step, or refresh_charts(): they
+        # are below the fold and need pandas, and the first board does not wait for them (benchmarks/app.py).
+        self.charts_timer.cancel()
 
-    # ---- controls -------------------------------------------------------------------------------------
+    # ---- controls and parts ----------------------------------------------------------------------------
 
-    def _build_controls(self, lang: str) -> None:
+    def _build_controls(self, lang: str, chart_delay: float) -> None:
         t = TEXTS[lang]
         lay = w.Layout
-        self._make_panels(lang)  # the panel objects, their events and widgets' names (panel_host.py)
-        self.lang = w.ToggleButtons(options=[("EN", "en"), ("DE", "de")], value=lang,
-                                    style={"button_width": "46px"}, layout=lay(width="auto"))
-        self.players = w.BoundedIntText(value=3, min=2, max=MAX_SEATS, description=t["players"],
-                                        style={"description_width": "auto"}, layout=lay(width="104px"))
-        self.seed = w.IntText(value=1, description=t["seed"], style={"description_width": "auto"},
-                              layout=lay(width="124px"))
-        self.new_button = w.Button(description=t["new"], button_style="warning", layout=lay(width="auto"))
+        here = self._here
+        panels = self.panels = make_panels(lang, self._lock)
+        self.charts_timer = ChartTimer(chart_delay, self._lock, panels.charts, panels.review)
+        self.bots = Bots(panels.seats)
+        labels = self.labels = Labels(lang)
+        self.lang = labels.switch
+        self.players = labels.add(w.BoundedIntText(value=3, min=2, max=MAX_SEATS, description=t["players"],
+                                                   style={"description_width": "auto"}, layout=lay(width="104px")),
+                                  "description", "players")
+        self.seed = labels.add(w.IntText(value=1, description=t["seed"], style={"description_width": "auto"},
+                                         layout=lay(width="124px")), "description", "seed")
+        self.new_button = labels.add(w.Button(description=t["new"], button_style="warning", layout=lay(width="auto")),
+                                     "description", "new")
         self.game = w.Dropdown(options=[(v.title, key) for key, (_i, v) in game_variants().items()],
                                value="speicherstadt", layout=lay(width="230px"))
-        self.saver = Saver(self._file, label=t["save"])
-        self.loader = Loader(lambda _name, data: self.load_json(data), label=t["load"])
+        self.saver = labels.add(Saver(lambda: self.files.file(), label=t["save"]), "label", "save")
+        self.loader = labels.add(Loader(lambda _name, data: self.load_json(data), label=t["load"]), "label", "load")
 
         self.board = board_for(self.record.initial, lang=lang, **BOARD_IN_APP)
 
-        nav = self.nav = NavBar(lang)  # the record cursor's controls (navigation.py)
+        nav = self.nav = NavBar(lang)  # the record cursor's controls and the cursor (navigation.py)
         self.first_button, self.back_button, self.slider = nav.first_button, nav.back_button, nav.slider
         self.forward_button, self.last_button = nav.forward_button, nav.last_button
         self.position, self.promote_button = nav.position, nav.promote_button
+        self.navigation = Navigation(nav, self._lock, here, self._move_to, self._refuse_if_playing,
+                                     panels.moves.invalidate, panels.moves.refresh)
 
-        self.bot_button = w.Button(description=t["bot"], button_style="info", layout=lay(width="auto"))
-        self.round_button = w.Button(description=t["round"], layout=lay(width="auto"))
-        self.end_button = w.Button(description=t["end"], layout=lay(width="auto"))
-        self.auto = w.Checkbox(value=True, description=t["auto"], indent=False, layout=lay(width="auto"))
-        bar = self.job_bar = JobBar(lang)  # the job's controls and the message line (jobs_panel.py)
+        self.bot_button = labels.add(w.Button(description=t["bot"], button_style="info", layout=lay(width="auto")),
+                                     "description", "bot")
+        self.round_button = labels.add(w.Button(description=t["round"], layout=lay(width="auto")), "description",
+                                       "round")
+        self.end_button = labels.add(w.Button(description=t["end"], layout=lay(width="auto")), "description", "end")
+        labels.add(self.round_button, "tooltip", "stand_in")
+        labels.add(self.end_button, "tooltip", "stand_in")
+        self.auto = labels.add(w.Checkbox(value=True, description=t["auto"], indent=False, layout=lay(width="auto")),
+                               "description", "auto")
+        bar = self.job_bar = JobBar(lang)  # the job's controls and the message line, the job runner (jobs_panel.py)
         self.cancel_button, self.progress, self.status, self.message = (bar.cancel_button, bar.progress, bar.status,
                                                                         bar.message)
+        self.jobs = JobRunner(bar, self._lock, self.threaded, lambda: self.lang_code, self._job_started,
+                              self._job_ended)
+        self.analyses = Analyses(self.jobs, panels.charts, here, lambda now: self.charts_timer.schedule(now),
+                                 self._show_review)
 
-        self.explanation = w.HTML(layout=lay(width="100%"))
-        self.explanation.add_class("ssl-explain")
+        self.explain = Explanation()  # the bot's reasons (navigation.py)
+        self.explanation = self.explain.widget
+        self.player = Player(self._lock, self.jobs, self.bots, self.explain, here, self._move_to, self._keep,
+                             lambda: bool(self.auto.value), lambda: self.lang_code)
+        self.review_desk = ReviewDesk(panels.review, self._lock, here, self.goto, self._move_to, self.play,
+                                      self._settings)
+        self.whatif = WhatIf(panels.whatif, self.bots, self._lock, here, self._move_to, self._refuse_if_playing,
+                             self.player.autoplay, lambda: self.lang_code)
 
-        self.tutorial_button = w.ToggleButton(value=False, layout=lay(width="auto"))
+        self.tutorial_button = labels.add(w.ToggleButton(value=False, layout=lay(width="auto")), "description",
+                                          "tutorial")
         self.tutorial_button.add_class("ssl-tutorial-btn")
         self.tutorial_button.observe(lambda _c: self._show_page(), "value")
 
-        # wiring
+        # wiring (the cursor's and the job bar's buttons are wired by their parts)
         self.new_button.on_click(lambda _b: self.new_game())
-        self.first_button.on_click(lambda _b: self.first())
-        self.back_button.on_click(lambda _b: self.back())
-        self.forward_button.on_click(lambda _b: self.forward())
-        self.last_button.on_click(lambda _b: self.last())
-        self.promote_button.on_click(lambda _b: self.promote())
-        self.slider.observe(self._on_slider, "value")
         self.bot_button.on_click(lambda _b: self.bot_move())
         self.round_button.on_click(lambda _b: self.play_to_round_end())
         self.end_button.on_click(lambda _b: self.play_to_end())
-        self.cancel_button.on_click(lambda _b: self.cancel())
         self.players.observe(lambda _c: self._show_seat_controls(), "value")
         self.lang.observe(lambda _c: self._apply_lang(), "value")
         self._wire_board()
-        self.auto.observe(lambda c: self._maybe_autoplay() if c["new"] else None, "value")
+        self.auto.observe(lambda c: self.player.autoplay() if c["new"] else None, "value")
+        self._wire_panels()
+        self.files = Files(self.jobs, self._lock, lambda: self.lang_code, lambda: self.record,
+                           lambda record: self._use_record(record, record.end()))
+        self.sharing = Sharing(panels.classroom, Openers(
+            set_lang=self.set_lang, new_game=self.new_game, open_lesson=self.open_lesson,
+            start_scenario=self.start_scenario, use_record=lambda record: self._use_record(record, record.end()),
+            record=lambda: self.record, move_to=self._move_locked,
+            projector=lambda on: setattr(self.projector_button, "value", on), game=lambda: str(self.game.value)),
+            self._screen)
 
         self.widget = self._layout()
 
+    def _wire_panels(self) -> None:
+        """Subscribe to the panels' events, and give their widgets the app's public names."""
+        live, rules, scenario, whatif, lessons, seats, hint, moves, review, plots, classroom = self.panels
+        lessons.on("back", self._show_lab_page)
+        seats.on("seat", self._on_seat)
+        seats.on("strength", self.bots.forget)
+        self.seat_kinds, self.seat_labels, self.mcts_strength = seats.seat_kinds, seats.seat_labels, seats.mcts_strength
+        live.on("toggled", self._show_parts)
+        rules.on("opened", self._show_lab_page)
+        scenario.on("start", self.start_scenario)
+        whatif.on("make", lambda parts: self.make_chance_variation(**parts))
+        whatif.on("compare", self.compare_lines)
+        self.live, self.live_box = live.toggle, live.box
+        self.rules, self.rules_button = rules.accordion, rules.button
+        self.scenario_panel, self.scenario_note = scenario.accordion, scenario.note
+        self.scenario_pick, self.scenario_current, self.scenario_text = scenario.pick, scenario.current, scenario.text
+        self.scenario_start, self.scenario_error = scenario.start, scenario.error
+        self.whatif_box, self.whatif_info, self.whatif_inputs = whatif.box, whatif.info, whatif.inputs
+        self.whatif_make, self.whatif_compare = whatif.make, whatif.compare
+        self.whatif_msg, self.whatif_table = whatif.msg, whatif.table
+        self.hint_button, self.hint_box = hint.button, hint.box
+        moves.on("select", self.goto)
+        moves.on("step", self.step)
+        moves.on("comment", self._on_comment)
+        moves.on("refused", lambda message: self._say(message, error=True))  # a bad browser message: said why
+        self.tree, self.comment = moves.tree, moves.comment
+        review.on("review", self.review_game)
+        review.on("flag", lambda ply: self.show_flag(ply))
+        review.on("better", self.play_better)
+        self.review_button, self.review_rollouts, self.review_summary = review.button, review.rollouts, review.summary
+        self.flag_list, self.alternative = review.flag_list, review.alternative
+        self.better_button = review.better_button
+        plots.on("win", self.compute_win_chances)
+        plots.on("axis", lambda: self.charts_timer.schedule(now=True))
+        plots.on("wanted", lambda: self.charts_timer.schedule())
+        plots.on("mark", lambda ply: self.show_flag(ply))
+        self.chart, self.x_mode, self.win_button = plots.chart, plots.x_mode, plots.win_button
+        self.rollouts, self.rollout_bot = plots.rollouts, plots.rollout_bot
+        classroom.on("share", lambda: self.sharing.show())
+        classroom.on("projector", self._on_projector)
+        self.share_button, self.projector_button = classroom.share_button, classroom.projector_button
+        self.share_box, self.link_note = classroom.share_box, classroom.link_note
+
     def _layout(self) -> w.Widget:
-        css = w.HTML(APP_CSS, layout=w.Layout(display="none"))
-        self._title = w.HTML()
-        self._title.add_class("ssl-apptitle")
-        spacer = w.Box(layout=w.Layout(flex="1 1 auto"))
-        top = w.HBox([self._title, self.game, self.players, self.seed, self.new_button, spacer, self.rules_button,
-                      self.share_button, self.projector_button, self.tutorial_button, self.saver, self.loader,
-                      self.lang], layout=w.Layout(width="100%"))
-        top.add_class("ssl-topbar")
-
-        def panel(title_key: str, *children: w.Widget) -> w.VBox:
-            head = w.HTML()
-            head.add_class("ssl-panel-title")
-            self._panel_titles.append((head, title_key))
-            box = w.VBox([head, *children], layout=w.Layout(width="100%"))
-            box.add_class("ssl-panel")
-            return box
-
-        self._panel_titles: list[tuple[w.HTML, str]] = []
-        nav, where = self.nav.row, self.nav.where
-        bots = w.HBox([self.bot_button, self.round_button, self.end_button],
-                      layout=w.Layout(flex_flow="row wrap"))
-        job = self.job_bar.row
+        panels = self.panels
+        bots = w.HBox([self.bot_button, self.round_button, self.end_button], layout=w.Layout(flex_flow="row wrap"))
         strength = w.HBox([self.mcts_strength, self.auto], layout=w.Layout(align_items="center"))
-        side = w.VBox([
-            panel("tree", nav, where, self.tree, self.comment),
-            panel("seats", self.panels.seats.box, strength, bots, job, self.message),
-            panel("live_panel", self.live, self.live_box, w.HBox([self.hint_button]), self.hint_box),
-            self.panels.whatif.panel,
-            panel("explain", self.explanation),
-        ], layout=w.Layout(width="clamp(380px, 23vw, 460px)", flex="0 0 auto"))  # wider on wide screens
-        side.add_class("ssl-sidebar")
-        self.board.layout = w.Layout(flex="1 1 0", min_width="0", width="auto")  # the board sizes by its container
-        main = self._main = w.HBox([self.board, side], layout=w.Layout(width="100%", align_items="flex-start"))
-        chart_bar = w.HBox([self.x_mode, self.win_button, self.rollouts, self.rollout_bot],
-                           layout=w.Layout(align_items="center", flex_flow="row wrap"))
-        figs = w.Box([self.chart], layout=w.Layout(width="100%"))
-        figs.add_class("ssl-charts")
-        for row in (nav, where, bots, job, strength, side, main, chart_bar):
-            row.add_class("ssl-row")
-        review_box = self.panels.review.box
-        figs.layout = w.Layout(flex="1 1 0", min_width="0", width="auto")
-        chart_panel = w.VBox([chart_bar, w.HBox([figs, review_box], layout=w.Layout(width="100%"))],
-                             layout=w.Layout(width="100%"))
-        chart_panel.add_class("ssl-panel")
-        scenario = self.scenario_panel  # and the notice above the board with a started scenario's text
-        self._lab_page = (self.link_note, self.share_box, self.rules, self.scenario_note, main, chart_panel, scenario)
-        # Both pages stay in the page, the one not shown hidden (``_show_page``): a widget taken out of the page
-        # loses its view (and a chart's view would have to load and draw plotly.js again).
-        self._lab_box = w.VBox(list(self._lab_page), layout=w.Layout(width="100%"))
-        self._tutorial_box = w.VBox(layout=w.Layout(width="100%", display="none"))
-        self._page = w.VBox([self._lab_box, self._tutorial_box], layout=w.Layout(width="100%"))
-        self.probe = Probe()
-        app = w.VBox([css, self.panels.classroom.css, self.probe, top, self._page], layout=w.Layout(width="100%"))
-        app.add_class("ssl-app")
-        app.add_class("ssl-idle")
-        return app
+        nav, where, job = self.nav.row, self.nav.where, self.job_bar.row
+        page = self.page = Page(
+            self.labels, top=[self.game, self.players, self.seed, self.new_button],
+            right=[self.rules_button, self.share_button, self.projector_button, self.tutorial_button, self.saver,
+                   self.loader, self.lang], board=self.board,
+            sidebar=[("tree", [nav, where, self.tree, self.comment]),
+                     ("seats", [panels.seats.box, strength, bots, job, self.message]),
+                     ("live_panel", [self.live, self.live_box, w.HBox([self.hint_button]), self.hint_box]),
+                     (None, [panels.whatif.panel]), ("explain", [self.explanation])],
+            rows=[nav, where, bots, job, strength], chart_bar=[self.x_mode, self.win_button, self.rollouts,
+                                                               self.rollout_bot],
+            chart=self.chart, review=panels.review.box,
+            notices=[self.link_note, self.share_box, self.rules, self.scenario_note],  # the scenario's notice, too
+            below=[self.scenario_panel], head=[panels.classroom.css], tutorial=panels.lessons.page)
+        self.probe = page.probe
+        return page.widget
 
     def _show_page(self) -> None:
-        """The app's second page, the guided lessons, in place of the lab (and back): the lab is hidden, never
-        taken out of the page, so its views (the chart's above all) live on and keep following the game."""
-        shown = self.tutorial_button.value
+        """The Tutorial page in place of the lab page, or back (the tutorial button): the lesson redrawn in the app's
+        language, its state kept."""
+        shown = bool(self.tutorial_button.value)
+        self.page.show(shown)
         if shown:
-            if not self._tutorial_box.children:
-                self._tutorial_box.children = (self.panels.lessons.page(),)
-            self.panels.lessons.redraw()  # in the app's language; the lesson and its state stay
-        self._tutorial_box.layout.display = "" if shown else "none"
-        self._lab_box.layout.display = "none" if shown else ""
+            self.panels.lessons.redraw()
+
+    def _show_lab_page(self) -> None:
+        """The lab's page in place of the lessons (a panel of the lab page was opened)."""
+        self.tutorial_button.value = False
 
     def _ipython_display_(self) -> None:
         from IPython.display import display
 
-        self.flush_charts()
-        display(self.widget)
+        display(self.widget)  # the first charts come when the page has drawn the chart (``__init__``)
 
-    # ---- the record and the current node ----------------------------------------------------------------
+    def close(self) -> None:
+        """Stop the running job and pending chart updates, and close every widget of the app."""
+        self.jobs.cancel()
+        self.wait()
+        for panel in self.panels:
+            panel.close()
+        self.charts_timer.cancel()
+        stack: list[Any] = [self.widget, *self.seat_kinds, *self.seat_labels]  # the seats not shown, too
+        while stack:
+            widget = stack.pop()
+            stack.extend(getattr(widget, "children", ()))
+            widget.close()
+
+    # ---- language ---------------------------------------------------------------------------------------
+
+    @property
+    def lang_code(self) -> str:
+        """The app's language, "en" or "de" (the top bar's switch)."""
+        return self.labels.code
+
+    def set_lang(self, lang: str) -> None:
+        """Switch the app, the board and the charts to ``lang`` ("en" or "de")."""
+        self.labels.set(lang)  # the switch's observer does the rest
+
+    def _apply_lang(self, charts_now: bool = True) -> None:
+        lang = self.lang_code
+        if self.board.lang != lang:
+            self.board.lang = lang
+        self.labels.relabel()
+        self.nav.relabel(lang)
+        self.job_bar.relabel(lang)
+        if self.tutorial_button.value:
+            self._show_page()
+        self._show_seat_controls()
+        with self._lock:
+            self.explain.show(self.node, lang)
+            self._show_parts()  # their texts too, the moves' phrases (live analysis is redone in the background)
+            self.sharing.show()  # the link names the language
+            self._show_nav()  # last: its position line in the new language is the page's sign that all is relabelled
+        self.charts_timer.schedule(now=charts_now)
+
+    # ---- the record and the node on the board ------------------------------------------------------------
 
     @property
     def state(self) -> Any:
         """The position on the board."""
         return self.node.state
 
+    def _here(self) -> Node:
+        """The node on the board (what the parts are given to ask for it)."""
+        return self.node
+
     @property
     def busy(self) -> bool:
         """True while a background job runs."""
-        job = self._job
-        return job is not None
+        return self.jobs.job is not None
+
+    @property
+    def _job(self) -> Job | None:
+        """The running job (the job runner's), None."""
+        return self.jobs.job
+
+    @property
+    def _bots(self) -> dict[int, tuple[str, Any]]:
+        """The seats' bots made so far, by seat: (spec, bot)."""
+        return self.bots.cache
 
     def _wire_board(self) -> None:
         self.board.observe(lambda c: self.set_lang(c["new"]), "lang")
@@ -255,8 +401,8 @@ class LabApp(Navigation, Labels, JobRunner, Sharing, PanelHost):
         self.board = board_for(state, lang=self.lang_code, **BOARD_IN_APP)
         self.board.layout = layout
         self._wire_board()
-        if hasattr(self, "_main"):
-            self._main.children = (self.board, *self._main.children[1:])
+        if hasattr(self, "page"):
+            self.page.swap_board(self.board)
 
     def new_game(self, players: int | None = None, seed: int | None = None,
                  seats: Sequence[str] | None = None, game: str | None = None) -> None:
@@ -277,24 +423,21 @@ class LabApp(Navigation, Labels, JobRunner, Sharing, PanelHost):
             self.players.value = players
         if seed is not None:
             self.seed.value = seed
-        self._hold_auto = True  # the seats are the new game's: no bot starts in the old one
-        try:
+        with self.player.hold():  # the seats are the new game's: no bot starts in the old one
             for k, spec in enumerate(seats or ()):
                 self.set_seat(k, spec)
-        finally:
-            self._hold_auto = False
         info, variant = game_variants()[self.game.value]
         record = GameRecord.new(players=self.players.value, seed=self.seed.value, game=info.name,
                                 **variant.options)
         self._use_record(record, record.root)
         self._say("")
-        self._maybe_autoplay()
+        self.player.autoplay()
 
     def _use_record(self, record: GameRecord, node: Node) -> None:
         with self._lock:
             self.record = record
-            self._explain.clear()
-            self._bots.clear()
+            self.explain.clear()
+            self.bots.forget()
             self.panels.scenario.forget()  # start_scenario puts its notice up again
             initial = record.initial
             n = initial.n_players
@@ -311,31 +454,135 @@ class LabApp(Navigation, Labels, JobRunner, Sharing, PanelHost):
         """The node with tree id ``ident`` (as the tree view sends it)."""
         return self.panels.moves.node_by_id(ident)
 
-    def line(self) -> list[Node]:
-        """The current line: from the start through the node on the board, on along first children."""
-        path = self.record.path_to(self.node)
-        while path[-1].children:
-            path.append(path[-1].children[0])
-        return path
+    # ---- showing the node on board ------------------------------------------------------------------------
 
-    # ---- playing --------------------------------------------------------------------------------------
+    def _move_to(self, node: Node) -> None:
+        """Put ``node`` on the board and bring every view along (call with the lock held): the board, the cursor's
+        controls, the bot's reasons, every panel, the charts (a moment later) and the share box's link."""
+        self.node = node
+        path = self.record.path_to(node)
+        self.board.show(node.state, log_history(path, getattr(self.board, "log_size", LOG_SIZE)))
+        self.player.shown()
+        self._show_nav()
+        self.explain.show(node, self.lang_code)
+        self._show_parts()  # the panel objects: move list, review, live analysis, What if…, rules, …
+        self.charts_timer.schedule()  # the charts panel draws the node it was shown, a moment later
+        self.sharing.show()  # the link of what is on screen (while the share box is open)
 
-    def play(self, action: Any, applied: tuple[Any, Any] | None = None) -> Node:
-        """Play ``action`` (notation) at the current node as a human move, like a click on the board: an
-        existing child with it, else a new variation; then the bots move if they move by themselves.
-
-        Raises :class:`IllegalAction` (and changes nothing) for an illegal action, RuntimeError while bots
-        are moving. ``applied``: (state, state after) of a board's click, applied once (``Node.play``)."""
+    def _move_locked(self, node: Node) -> None:
         with self._lock:
-            if self._job is not None and self._job.plays:
-                raise RuntimeError(text(self.lang_code, "busy", job=self._job_name(self._job)))
-            node = self.node.play(action, by="human", applied=applied)
             self._move_to(node)
-        self._maybe_autoplay()
-        return node
+
+    def _show_nav(self) -> None:
+        """The record cursor's controls at the node on the board (off while bots play), and the play buttons."""
+        self._show_play_buttons()  # before the position line, which browser tests wait for
+        self.navigation.show(self.node, self.jobs.plays, self.lang_code)
+
+    def _show_play_buttons(self) -> None:
+        """The buttons Bot move, To end of round and To end of game: off while a job runs and where the game on
+        the board is over (nothing is left for a bot to play)."""
+        off = self.busy or self.node.state.is_over
+        for b in (self.bot_button, self.round_button, self.end_button):
+            b.disabled = off
+
+    def _settings(self) -> Settings:
+        """What the panels are shown besides the node: the language, threading, whether bots are moving."""
+        to_move = self.node.state.to_move
+        human = to_move is not None and not self.node.state.is_over and self.seat_spec(to_move) == "human"
+        return Settings(lang=self.lang_code, threaded=self.threaded, bots_playing=self.jobs.plays,
+                        hidden_open=self.whatif_open(), human_to_move=human)
+
+    def _show_parts(self) -> None:
+        """Show every panel object the node on the board with the current settings."""
+        settings = self._settings()
+        for panel in self.panels:
+            panel.show(self.node, settings)
+
+    def _on_comment(self, node: Node, text: str) -> None:
+        """The move list's comment box was edited: the comment of the node it showed (a refusal is said, and the box
+        shows the comment again)."""
+        if node.record is not self.record:
+            return  # another record was loaded meanwhile
+        try:
+            self.set_comment(text, node)
+        except MoveListError as err:
+            self._say(err.text(self.lang_code), error=True)
+            with self._lock:
+                self.panels.moves.show(self.node, self._settings())
+
+    # ---- jobs ---------------------------------------------------------------------------------------------
+
+    def wait(self, timeout: float = 120.0) -> None:
+        """Block until the running job has finished and the charts have caught up (for scripts and tests)."""
+        self.jobs.wait(timeout)
+        self.charts_timer.flush()
+
+    def _say(self, message: str, error: bool = False, ok: bool = False) -> None:
+        self.jobs.say(message, error=error, ok=ok)
+
+    def _refuse_if_busy(self) -> bool:
+        return self.jobs.refuse_if_busy()
+
+    def _refuse_if_playing(self) -> bool:
+        return self.jobs.refuse_if_playing()
+
+    def _job_started(self) -> None:
+        """A job started: the controls follow, and the page's sign."""
+        self._follow_job()
+        self._show_activity()
+
+    def _job_ended(self, job: Job) -> None:
+        """``job`` ended (the lock held): the controls follow, and bots to move play on unless it cancelled bots."""
+        self._follow_job()
+        self.player.job_ended(job)
+        self._show_activity()
+
+    def _follow_job(self) -> None:
+        """The controls while a job runs (off what it would disturb) or after it."""
+        busy, plays = self.busy, self.jobs.plays
+        for b in (self.win_button, self.new_button, self.review_button):
+            b.disabled = busy
+        self._show_play_buttons()
+        self.loader.disabled = busy
+        self.saver.disabled = plays
+        self.better_button.disabled = plays
+        self.nav.hold(plays)
+        self.job_bar.busy(busy)
+        if not busy:
+            with self._lock:
+                self._show_nav()
+
+    def _show_activity(self) -> None:
+        """The page's sign whether a job runs: class ssl-busy or ssl-idle on the app (set once the next job, if
+        any, has started, so a page never sees a passing idle between two jobs)."""
+        busy = self.busy
+        self.page.busy(busy)
+        if not busy:
+            self._show_parts()  # the bots stopped: the live analysis analyses the position they left
+
+    def compute_win_chances(self) -> bool:
+        """Estimate each seat's win probability (fair mode, the charts panel's rollouts) along the current line."""
+        return self.analyses.win_chances(self.node, self.lang_code)
+
+    def review_game(self, rollouts: int | None = None) -> bool:
+        """Review every decision of the line on the board (:meth:`review_line`) in the background, with progress and
+        cancel; the findings go into the record's annotations (``rollouts`` per action, default the control's)."""
+        if rollouts is not None:
+            self.review_rollouts.value = rollouts
+        with self._lock:
+            path = self.review_line()
+        return self.analyses.review(path, int(self.review_rollouts.value), self.lang_code)
+
+    def _show_review(self) -> None:
+        """The review's findings on the panels that show them (after the review's job)."""
+        with self._lock:
+            self.panels.review.show(self.node, self._settings())
+            self.panels.moves.refresh()  # the review's glyphs after the flagged moves
+
+    # ---- playing (playing.py) --------------------------------------------------------------------------
 
     def _on_board_action(self, action: Any, before: Any, after: Any) -> None:
-        if self._job is not None and self._job.plays:
+        if self.jobs.plays:
             self.board.error = text(self.lang_code, "board_busy")
             return
         try:
@@ -343,121 +590,92 @@ class LabApp(Navigation, Labels, JobRunner, Sharing, PanelHost):
         except (IllegalAction, RuntimeError) as err:
             self.board.error = str(err)
 
-    def _maybe_autoplay(self) -> None:
-        """If bots move by themselves and a bot is to move, let the bots play until a human seat is to move or
-        "Bots move by themselves" is unticked. Called after everything that can put a bot to move: a move, a new
-        game, a chance variation, a seat's player, the tick. While a job runs, it is asked again when the job
-        ends (unless the user cancelled bots that were playing)."""
-        with self._lock:
-            if self._job is not None:
-                self._pending_auto = True
-                return
-            st = self.node.state
-            if not (self.auto.value and not st.is_over and st.to_move is not None
-                    and self.bot_for(st.to_move) is not None):
-                return
-            self._start("auto", lambda job: self._play_on(
-                job, until=lambda s: not self.auto.value or self.bot_for(s.to_move) is None))
+    def _keep(self, node: Node) -> None:
+        self.node = node
 
-    def bot_move(self) -> bool:
-        """The seat to move lets its bot choose (a human seat: the Greedy bot). False if nothing started."""
-        if self._refuse_if_over():
-            return False
-        return self._start("bot", lambda job: self._play_on(job, moves=1))
+    # ---- seats and bots -----------------------------------------------------------------------------------
 
-    def play_to_round_end(self) -> bool:
-        """Bots play every seat until the next round starts (or the game ends)."""
-        if self._refuse_if_over():
-            return False
-        start = self.node.state.round
-        return self._start("round", lambda job: self._play_on(job, until=lambda s: s.round != start))
+    def _on_seat(self, seat: int) -> None:
+        """A seat's player changed (its dropdown or :meth:`set_seat`): a fresh bot for it, the What-if panel opened
+        or closed, and if that seat is to move, the bots start (when they move by themselves). Not while
+        ``new_game`` sets the seats of the game it is about to start."""
+        self.bots.forget(seat)
+        self.panels.whatif.show(self.node, self._settings())
+        self.panels.hint.show(self.node, self._settings())  # the hint button is for a person to move
+        self.player.seat_changed(seat)
 
-    def play_to_end(self) -> bool:
-        """Bots play every seat to the end of the game."""
-        if self._refuse_if_over():
-            return False
-        return self._start("end", lambda job: self._play_on(job))
+    def _show_seat_controls(self) -> None:
+        """The seats panel's rows for the player count chosen, named as in the record's game."""
+        self.panels.seats.show_count(self.players.value, self.record.initial)
 
-    def _play_on(self, job: Job, until: Callable[[Any], bool] | None = None, moves: int | None = None) -> None:
-        """Let the bots move from the current node until ``until(state)``, ``moves`` moves, the end or cancel."""
-        lang = self.lang_code
-        played = 0
-        start = self.node.state
-        last_round = start.round + getattr(start, "rounds_left", 1)  # an optional protocol member
-        while not job.cancel.is_set():
-            node = self.node
-            st = node.state
-            if st.is_over or (moves is not None and played >= moves) or (until is not None and until(st)):
-                break
-            seat = st.to_move
-            bot = self.bot_for(seat, stand_in=True)
-            self._set_status(text(lang, "thinking", seat=st.seat_name(seat, lang)))
-            obs = st.observe(seat)
-            action = bot.choose(obs)
-            if job.cancel.is_set():
-                break
-            with self._lock:
-                child = node.play(action, by=dict(bot.params()))
-                self._note_explanation(child, bot, obs)
-                self.node = child
-                played += 1
-                now = time.monotonic()
-                if now - self._last_show >= SHOW_EVERY or moves == 1:
-                    self._move_to(child)
-            rounds = max(1, last_round - start.round + 1)
-            self._set_progress(min(rounds * 3, (child.state.round - start.round) * 3 + _phase_index(child.state)),
-                               rounds * 3, text(lang, "played", n=played, round=child.state.round))
-        with self._lock:
-            self._move_to(self.node)
-        if job.cancel.is_set():
-            self._say(text(lang, "cancelled"))
+    # ---- scenarios and lessons ---------------------------------------------------------------------------
 
-    def _note_explanation(self, node: Node, bot: Any, obs: Any) -> None:
-        """Keep the bot's reasons for the move into ``node``: MCTS's root statistics (``explain`` reuses the
-        search ``choose`` just ran), Greedy's action values."""
-        if bot.name in ("mcts", "greedy") and hasattr(bot, "explain"):
-            self._explain[node] = (bot.name, bot.explain(obs))
+    def fill_scenario(self, name: str | None = None) -> bool:
+        """Put a scenario's JSON in the scenario panel's text area: the shipped scenario ``name``, or (None) the
+        position on the board. False (and the reason on the panel's error line) for a position that cannot be one."""
+        return self.panels.scenario.fill(name, self.node)
 
-    # ---- save and load --------------------------------------------------------------------------------
+    def start_scenario(self, source: str | dict[str, Any] | None = None) -> bool:
+        """Start a new record from a scenario: ``source`` (JSON text or data), default the text area's.
 
-    def save_json(self) -> str:
-        """The record as JSON text (what the save button downloads)."""
-        with self._lock:
-            return self.record.to_json(pretty=True)
-
-    def _file(self) -> tuple[str, str]:
-        seed = self.record.seed
-        return f"speicherstadt-{self.record.initial.n_players}p-seed{seed}.json", self.save_json()
-
-    def load_json(self, data: str | bytes) -> bool:
-        """Replace the record by one read from JSON text; on a malformed record the message shows the
-        :class:`RecordError` text, nothing changes, and the result is False."""
+        Every seat becomes human (nothing moves before the user does), and the scenario's title and text stand above the
+        board. A wrong scenario changes nothing: the panel's error line names the field, and the result is False."""
         if self._refuse_if_busy():
             return False
-        lang = self.lang_code
-        if isinstance(data, bytes | bytearray | memoryview):
-            try:
-                data = bytes(data).decode("utf-8")
-            except UnicodeDecodeError:
-                self._say(text(lang, "load_error", error=text(lang, "not_text")), error=True)
-                return False
-        try:
-            record = GameRecord.from_json(data)
-        except RecordError as err:
-            self._say(text(lang, "load_error", error=err), error=True)
+        panel = self.panels.scenario
+        got = panel.read(source)
+        if got is None:
             return False
-        n = record.initial.n_players
-        for k in range(n, MAX_SEATS):
-            self._bots.pop(k, None)
-        self._use_record(record, record.end())
-        self._say(text(lang, "loaded", plies=len(record.mainline()) - 1, branches=len(record.branch_points())),
-                  ok=True)
+        record, data = got
+        for seat in range(record.initial.n_players):  # the position stays as described until the user acts
+            self.set_seat(seat, "human")
+        self._use_record(record, record.root)
+        panel.started(data, record.initial)
+        self._say("")
         return True
 
-def _phase_index(state: Any) -> int:
-    return {"demand": 0, "purchase": 1, "loading": 2}.get(state.phase, 3)
+    def open_lesson(self, name: str) -> bool:
+        """Show the Tutorial page at the shipped lesson ``name`` (its id or file name); False (and nothing changes)
+        if there is no such lesson."""
+        if not self.panels.lessons.open_lesson(name):
+            return False
+        self.tutorial_button.value = True
+        return True
 
+    # ---- links (sharing.py) ---------------------------------------------------------------------------------
+
+    def _screen(self) -> Screen:
+        """What is on screen, for the link that opens it."""
+        lesson = self.panels.lessons.lesson if self.tutorial_button.value else None
+        return Screen(lang=self.lang_code, lesson=str(lesson.id) if lesson is not None else None,
+                      started=self.panels.scenario.started_with, record=self.record, node=self.node,
+                      game=str(self.game.value), file=self.files.name(), projector=bool(self.projector_button.value))
+
+    def _on_projector(self, on: bool) -> None:
+        """Large type, board and controls for a projector: the page's ``ssl-projector`` class (``projector.css``)."""
+        if hasattr(self, "widget"):
+            if on:
+                self.widget.add_class("ssl-projector")
+            else:
+                self.widget.remove_class("ssl-projector")
+        self.sharing.show()
+
+    # ---- the charts and the live analysis ----------------------------------------------------------------
+
+    def win_positions(self) -> list[Node]:
+        """The positions the win chances are computed for: the start of each round and the last node along
+        the current line (and along the main line, when the board shows a variation), and the node on the board."""
+        return self.panels.charts.win_positions(self.node)
+
+    def chart_specs(self) -> tuple[Spec, Spec]:
+        """The specs of the progress and win charts for the node on the board."""
+        with self._lock:
+            node, settings = self.node, self._settings()
+        return self.charts_timer.specs(node, settings)
+
+    def live_result(self, node: Node | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+        """The live analysis of ``node`` (default: the node on the board) as tables, for scripts and tests."""
+        return live_analysis((node or self.node).state)
 
 
 __all__ = ["MAX_SEATS", "SEAT_KINDS", "STAND_IN", "STRENGTHS", "LabApp", "game_variants", "variant_of"]
-

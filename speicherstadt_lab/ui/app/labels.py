@@ -1,60 +1,50 @@
-"""Language: the app, the board and the charts in English or German; every label set in one place."""
+"""Language: the top bar's EN/DE switch and the texts of the coordinator's own controls, each registered once."""
 
 from __future__ import annotations
 
 import html
+from typing import Any
+
+import ipywidgets as w
 
 from ...engine.i18n import LANGS
 from .texts import TEXTS
 
 
-class Labels:
-    """A part of :class:`~.lab.LabApp` (a mixin): switching the language and relabelling every control."""
+def check_lang(lang: str) -> str:
+    """``lang`` if it is a language of the app ("en" or "de"); else a ValueError naming the field."""
+    if lang not in LANGS:
+        raise ValueError(f"lang must be one of {LANGS}, not {lang!r}")
+    return lang
 
-    # ---- language -------------------------------------------------------------------------------------
+
+class Labels:
+    """The language switch and the coordinator's own texts, a part of the coordinator: each control is registered once
+    with the text key it shows (:meth:`add`), and :meth:`relabel` puts the switch's language on every one of them.
+
+    It holds the switch and the registered widgets only; what else follows the language is the coordinator's."""
+
+    def __init__(self, lang: str) -> None:
+        self.switch = w.ToggleButtons(options=[("EN", "en"), ("DE", "de")], value=check_lang(lang),
+                                      style={"button_width": "46px"}, layout=w.Layout(width="auto"))
+        self._texts: list[tuple[Any, str, str, bool]] = []
 
     @property
-    def lang_code(self) -> str:
-        """The app's language, "en" or "de" (the top bar's switch)."""
-        return str(self.lang.value)
+    def code(self) -> str:
+        """The language chosen, "en" or "de"."""
+        return str(self.switch.value)
 
-    def set_lang(self, lang: str) -> None:
-        """Switch the app, the board and the charts to ``lang`` ("en" or "de")."""
-        if lang not in LANGS:
-            raise ValueError(f"lang must be one of {LANGS}, not {lang!r}")
-        self.lang.value = lang  # the observer does the rest
+    def set(self, lang: str) -> None:
+        """Choose ``lang`` ("en" or "de"; a ValueError otherwise): the switch's observers do the rest."""
+        self.switch.value = check_lang(lang)
 
-    def _apply_lang(self) -> None:
-        lang = self.lang_code
-        if self.board.lang != lang:
-            self.board.lang = lang
-        self._relabel()
-        with self._lock:
-            self._show_nav()
-            self._show_panels()
-            self._show_parts()  # their texts too, the moves' phrases (live analysis is redone in the background)
-            self._show_share()  # the link names the language
-        self._schedule_charts(now=True)
+    def add(self, widget: Any, trait: str, key: str, escape: bool = False) -> Any:
+        """Register ``widget``'s ``trait`` as showing the text ``key`` (HTML-escaped if ``escape``); the widget."""
+        self._texts.append((widget, trait, key, escape))
+        return widget
 
-    def _relabel(self) -> None:
-        lang = self.lang_code
-        t = TEXTS[lang]
-        self._title.value = html.escape(t["title"])
-        self.players.description = t["players"]
-        self.seed.description = t["seed"]
-        self.new_button.description = t["new"]
-        self.saver.label = t["save"]
-        self.loader.label = t["load"]
-        self.nav.relabel(lang)
-        self.bot_button.description = t["bot"]
-        self.round_button.description = t["round"]
-        self.end_button.description = t["end"]
-        self.round_button.tooltip = self.end_button.tooltip = t["stand_in"]
-        self.auto.description = t["auto"]
-        self.job_bar.relabel(lang)
-        for head, key in self._panel_titles:
-            head.value = html.escape(t[key])
-        self.tutorial_button.description = t["tutorial"]
-        if self.tutorial_button.value:
-            self._show_page()
-        self._show_seat_controls()
+    def relabel(self) -> None:
+        """Put the texts of the language chosen on every registered control."""
+        t = TEXTS[self.code]
+        for widget, trait, key, escape in self._texts:
+            setattr(widget, trait, html.escape(t[key]) if escape else t[key])

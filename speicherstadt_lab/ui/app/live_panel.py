@@ -18,9 +18,9 @@ import threading
 from typing import Any
 
 import ipywidgets as w
-import pandas as pd
 
 from ...analysis import judge_moves
+from ...lazyimport import pandas as pd
 from ...records import Node
 from ...reviewing import REVIEW_ROLLOUTS, review_horizon
 from ...value.model import load_model
@@ -83,7 +83,6 @@ class LivePanel(Panel):
         with self._lock:
             super().show(node, settings)
             self._work.cancel()
-            self.toggle.description = TEXTS[settings.lang]["live"]
             if not self.toggle.value:
                 self.box.value = ""
                 return
@@ -91,6 +90,10 @@ class LivePanel(Panel):
                 return
             cancel = self._work.fresh()
         self._work.run(self.analyse, (node, settings.lang, cancel), settings.threaded)
+
+    def relabel(self, lang: str) -> None:
+        """The toggle's text in ``lang`` (the analysis shown is redone in it)."""
+        self.toggle.description = TEXTS[lang]["live"]
 
     def close(self) -> None:
         """Cancel the live analysis and wait for its threads (each ends within its one comparison)."""

@@ -1,18 +1,19 @@
-"""Navigation: the record cursor (first, back, forward, last, a ply, a node of the tree, promote) and
-showing the current node (board, position line, slider, move tree, explanation panel)."""
+"""Navigation: the record cursor (first, back, forward, last, a ply, a node of the tree, promote, comments), its
+controls (``NavBar``) and the explanation of a bot's move (``Explanation``)."""
 
 from __future__ import annotations
 
 import html
-import time
+from collections.abc import Callable
 from typing import Any
 
 import ipywidgets as w
-import pandas as pd
 
+from ...lazyimport import pandas as pd
 from ...records import Node
 from ..model import LOG_SIZE
-from .movelist import STEPS, MoveListError, clean_comment, move_phrase
+from .movelist import STEPS, clean_comment, move_phrase
+from .panel import line_of
 from .texts import TEXTS, text
 
 EXPLAIN_ROWS = 8
@@ -85,31 +86,56 @@ class NavBar:
 
 
 class Navigation:
-    """A part of :class:`~.lab.LabApp` (a mixin): moving through the record and showing where it is."""
+    """The record cursor, a part of the coordinator: first, back, forward, last, a ply, a node of the tree, the keys'
+    steps, promote, and a node's comment.
 
-    # ---- navigation -----------------------------------------------------------------------------------
+    It is given what it works with: its controls (``bar``, wired here), the coordinator's lock, ``here()`` (the node on
+    the board), ``move_to(node)`` (put a node on the board; called with the lock held), ``refuse()`` (True, and said,
+    while bots play) and the move list's ``reordered()`` and ``annotated()`` (the tree to draw again)."""
+
+    def __init__(self, bar: NavBar, lock: Any, here: Callable[[], Node], move_to: Callable[[Node], None],
+                 refuse: Callable[[], bool], reordered: Callable[[], None], annotated: Callable[[], None]) -> None:
+        self._bar = bar
+        self._lock = lock
+        self._here = here
+        self._move_to = move_to
+        self._refuse = refuse
+        self._reordered = reordered
+        self._annotated = annotated
+        bar.first_button.on_click(lambda _b: self.first())
+        bar.back_button.on_click(lambda _b: self.back())
+        bar.forward_button.on_click(lambda _b: self.forward())
+        bar.last_button.on_click(lambda _b: self.last())
+        bar.promote_button.on_click(lambda _b: self.promote())
+        bar.slider.observe(self._on_slider, "value")
+
+    def line(self) -> list[Node]:
+        """The current line: from the start through the node on the board, on along first children."""
+        return line_of(self._here())
 
     def goto(self, node: Node) -> None:
         """Put ``node`` (a node of this record) on the board."""
-        if self._refuse_if_playing():
+        if self._refuse():
             return
-        self.record.path_to(node)  # ValueError for a node of another record
+        self._here().record.path_to(node)  # ValueError for a node of another record
         with self._lock:
             self._move_to(node)
 
     def first(self) -> None:
         """To the start position."""
-        self.goto(self.record.root)
+        self.goto(self._here().record.root)
 
     def back(self) -> None:
         """One move back."""
-        if self.node.parent is not None:
-            self.goto(self.node.parent)
+        node = self._here()
+        if node.parent is not None:
+            self.goto(node.parent)
 
     def forward(self) -> None:
         """One move on along the line (the first child)."""
-        if self.node.children:
-            self.goto(self.node.children[0])
+        node = self._here()
+        if node.children:
+            self.goto(node.children[0])
 
     def last(self) -> None:
         """To the end of the current line."""
@@ -122,15 +148,16 @@ class Navigation:
 
     def promote(self) -> None:
         """Make the line through the current node the main line."""
-        if self._refuse_if_playing():
+        if self._refuse():
             return
         with self._lock:
-            self.record.promote_to_main(self.node)
-            self.panels.moves.invalidate()
-            self._move_to(self.node)
+            node = self._here()
+            node.record.promote_to_main(node)
+            self._reordered()
+            self._move_to(node)
 
     def _on_slider(self, change: dict[str, Any]) -> None:
-        if not self.nav.syncing and change["new"] != self.node.ply:
+        if not self._bar.syncing and change["new"] != self._here().ply:
             self.goto_ply(change["new"])
 
     def step(self, to: str) -> None:
@@ -145,57 +172,44 @@ class Navigation:
         :class:`~.movelist.MoveListError` (a ValueError naming the field 'comment') for what is not short plain text."""
         cleaned = clean_comment(comment)
         with self._lock:
-            node = self.node if node is None else node
-            self.record.path_to(node)  # ValueError for a node of another record
+            here = self._here()
+            node = here if node is None else node
+            here.record.path_to(node)  # ValueError for a node of another record
             node.comment = cleaned
-            self.panels.moves.refresh()  # its glyph, and the box if it is the node on the board
+            self._annotated()  # its glyph, and the box if it is the node on the board
         return node
 
-    def _on_comment(self, node: Node, text: str) -> None:
-        """The move list's comment box was edited: the comment of the node it showed (a refusal is said, and the box
-        shows the comment again)."""
-        if node.record is not self.record:
-            return  # another record was loaded meanwhile
-        try:
-            self.set_comment(text, node)
-        except MoveListError as err:
-            self._say(err.text(self.lang_code), error=True)
-            with self._lock:
-                self.panels.moves.show(self.node, self._settings())
+    def show(self, node: Node, playing: bool, lang: str) -> None:
+        """The cursor's controls at ``node`` (off while bots are ``playing``)."""
+        self._bar.show(node, len(line_of(node)) - 1, playing, lang)
 
-    def _refused(self, message: str) -> None:
-        """A panel refused a browser message: the message line says why."""
-        self._say(message, error=True)
 
-    # ---- showing --------------------------------------------------------------------------------------
+class Explanation:
+    """The bot's reasons for the move on the board, a plain helper of the coordinator: its widget (``widget``, the
+    app's ``explanation``) and the reasons kept per node (MCTS's root statistics, Greedy's action values)."""
 
-    def _move_to(self, node: Node) -> None:
-        """Put ``node`` on the board and bring every view along (call with the lock held)."""
-        self.node = node
-        path = self.record.path_to(node)
-        self.board.show(node.state, log_history(path, getattr(self.board, "log_size", LOG_SIZE)))
-        self._last_show = time.monotonic()
-        self._show_nav(path)
-        self._show_panels()
-        self._show_parts()  # the panel objects: move list, review, live analysis, What if…, rules, …
-        self._schedule_charts()  # the charts panel draws the node it was shown, a moment later
-        self._show_share()  # the link of what is on screen (while the share box is open)
+    def __init__(self) -> None:
+        self.widget = w.HTML(layout=w.Layout(width="100%"))
+        self.widget.add_class("ssl-explain")
+        self._reasons: dict[Node, tuple[str, pd.DataFrame]] = {}
 
-    def _show_nav(self, path: list[Node] | None = None) -> None:
-        """The record cursor's controls at the node on the board (off while bots play), and the play buttons."""
-        self._show_play_buttons()  # before the position line, which browser tests wait for
-        self.nav.show(self.node, len(self.line()) - 1, self._job is not None and self._job.plays, self.lang_code)
+    def note(self, node: Node, bot: Any, obs: Any) -> None:
+        """Keep the bot's reasons for the move into ``node`` (``explain`` reuses the search ``choose`` just ran)."""
+        if bot.name in ("mcts", "greedy") and hasattr(bot, "explain"):
+            self._reasons[node] = (bot.name, bot.explain(obs))
 
-    def _show_panels(self) -> None:
-        """The bot's reasons for the move on the board, if a bot made it."""
-        lang = self.lang_code
+    def clear(self) -> None:
+        """Forget every reason (another record)."""
+        self._reasons.clear()
+
+    def show(self, node: Node, lang: str) -> None:
+        """The reasons for the move into ``node`` in ``lang``, if a bot made it (else a line saying there are none)."""
         t = TEXTS[lang]
-        got = self._explain.get(self.node)
+        got = self._reasons.get(node)
         if got is None:
-            self.explanation.value = f'<div class="ssl-none">{html.escape(t["no_explain"])}</div>'
+            self.widget.value = f'<div class="ssl-none">{html.escape(t["no_explain"])}</div>'
             return
         kind, df = got
-        node = self.node
         seat = node.parent.state.seat_name(node.actor, lang) if node.parent is not None else ""
         head = html.escape(text(lang, "why", seat=seat, action=move_phrase(node, lang)))
         before = node.parent.state if node.parent is not None else None
@@ -214,9 +228,9 @@ class Navigation:
             rows.append(f"<tr{chosen}>{''.join(cells)}</tr>")
         more = f"<div class='ssl-none'>+{len(df) - EXPLAIN_ROWS}</div>" if len(df) > EXPLAIN_ROWS else ""
         header = "".join(f'<th title="{html.escape(tip)}">{html.escape(label)}</th>' for _, label, _, tip in cols)
-        self.explanation.value = (f'<div class="ssl-why">{head}</div>'
-                                  f'<div class="ssl-explain-intro">{html.escape(intro)}</div>'
-                                  f'<table><tr>{header}</tr>{"".join(rows)}</table>{more}')
+        self.widget.value = (f'<div class="ssl-why">{head}</div>'
+                             f'<div class="ssl-explain-intro">{html.escape(intro)}</div>'
+                             f'<table><tr>{header}</tr>{"".join(rows)}</table>{more}')
 
 
 def _phrase(state: Any, action: Any, lang: str) -> str:

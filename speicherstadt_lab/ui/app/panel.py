@@ -39,11 +39,13 @@ class Settings:
 class Panel:
     """The base of an app panel: keeps the node and settings it was last shown and passes its events on."""
 
-    def __init__(self) -> None:
+    def __init__(self, lang: str | None = None) -> None:
         self._handlers: dict[str, list[Callable[..., None]]] = {}
         self.node: Node | None = None
-        self.settings = Settings(lang="en")
-        self._labels_lang: str | None = None  # the language the widgets' labels are in (None: not shown yet)
+        self.settings = Settings(lang=lang or "en")  # the language the panel was made in, until its first show
+        # the language the widgets' labels are in: ``lang`` for a panel that made them in it, else None (its first
+        # show relabels)
+        self._labels_lang: str | None = lang
 
     def on(self, event: str, handler: Callable[..., None]) -> None:
         """Call ``handler(**data)`` whenever the panel emits ``event``."""

@@ -13,10 +13,9 @@ from ...bots import make_bot
 from ...bots.levels import LEVELS, level_label
 from ...engine.i18n import load_messages, messages
 from ...engine.protocol import get_game
-from ...records import Node
 from .. import charts
 from ..model import seat_tokens
-from .panel import Panel, Settings, swap_options
+from .panel import Panel, swap_options
 from .texts import text
 
 MAX_SEATS = 5
@@ -66,10 +65,9 @@ class SeatsPanel(Panel):
     relabelling)."""
 
     def __init__(self, lang: str) -> None:
-        super().__init__()
+        super().__init__(lang)
         lay = w.Layout
         self._relabeling = False
-        self._labelled = lang
         self._count = 0
         self._initial: Any = None
         self.seat_kinds = [w.Dropdown(options=kind_options(lang), value="human", layout=lay(width="100px"))
@@ -94,13 +92,9 @@ class SeatsPanel(Panel):
                                         layout=lay(width="180px"))
         self.mcts_strength.observe(lambda _c: None if self._relabeling else self.emit("strength"), "value")
 
-    def show(self, node: Node, settings: Settings) -> None:
-        """Relabel the dropdowns when the language changed (their values stay)."""
-        super().show(node, settings)
-        lang = settings.lang
-        if lang == self._labelled:
-            return
-        self._labelled = lang
+    def relabel(self, lang: str) -> None:
+        """The strength's and the seat dropdowns' options in ``lang`` (their values stay), their hovers and the seats'
+        names."""
         self.mcts_strength.description = text(lang, "strength")
         self._swap_options(self.mcts_strength, strength_options(lang))
         for dd in self.seat_kinds:
@@ -140,7 +134,7 @@ class SeatsPanel(Panel):
         initial = self._initial
         game = initial.game if initial is not None else None
         expansion = getattr(initial, "expansion", None) if initial is not None else None
-        self.seat_kinds[k].tooltip = level_tip(str(self.seat_kinds[k].value), self._labelled, game, expansion)
+        self.seat_kinds[k].tooltip = level_tip(str(self.seat_kinds[k].value), self.settings.lang, game, expansion)
 
     def set_seat(self, seat: int, spec: str) -> str:
         """Put ``spec`` ("human", "random", "greedy", "mcts", "level:N" or a bot spec such as "mcts:seconds=2") in
