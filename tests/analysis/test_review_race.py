@@ -9,24 +9,17 @@ import pytest
 
 import speicherstadt_lab as sl
 from speicherstadt_lab.analysis import compare_actions, race_drops
-from speicherstadt_lab.bots import make_bot
 from speicherstadt_lab.reviewing import RACE, REVIEW_KEY, Review, review
+from tests.support.games import greedy_record
 
 COLS = ["win_prob", "score_mean"]
 
 
-def _line(game: str, plies: int) -> list[sl.GameRecord]:
-    rec = sl.GameRecord.new(players=3, seed=2, game=game)
-    bots = [make_bot("greedy", seed=s) for s in range(3)]
-    node = rec.root
-    while not node.state.is_over and node.ply < plies:
-        node = node.play(bots[node.state.to_move].choose(node.state.observe(node.state.to_move)))
-    return rec
 
 
 @pytest.mark.parametrize("game", ["speicherstadt", "packet_row"])
 def test_a_race_keeps_the_full_numbers_of_every_action_it_kept(game: str) -> None:
-    rec = _line(game, 40)
+    rec = greedy_record(game, 40)
     states = [nd for nd in rec.mainline()[1:] if len(nd.parent.state.legal_actions()) > 2][:3]
     assert states
     dropped = 0
@@ -73,8 +66,8 @@ def test_race_drops_only_what_is_clearly_behind() -> None:
 
 
 def test_the_review_compares_fully_by_default_and_races_by_name() -> None:
-    raced_rec = _line("speicherstadt", 14)
-    full_rec = _line("speicherstadt", 14)
+    raced_rec = greedy_record("speicherstadt", 14)
+    full_rec = greedy_record("speicherstadt", 14)
     raced = review(raced_rec, progress=False, luck=False, processes=1, rollouts=8, search="race")
     full = review(full_rec, progress=False, luck=False, processes=1, rollouts=8)
     assert raced.settings["search"] == "race" and full.settings["search"] == "full"

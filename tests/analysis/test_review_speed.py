@@ -12,22 +12,13 @@ import pytest
 import speicherstadt_lab as sl
 from speicherstadt_lab import analysis
 from speicherstadt_lab.analysis import compare_actions, evaluate, quick_evaluate
-from speicherstadt_lab.bots import make_bot
 from speicherstadt_lab.bots.greedy import GreedyBot
 from speicherstadt_lab.reviewing import HYBRID_LEVELS, REVIEW_ROLLOUTS, review
-
-
-def _record(game: str = "speicherstadt", plies: int = 40) -> sl.GameRecord:
-    rec = sl.GameRecord.new(players=3, seed=2, game=game)
-    bots = [make_bot("greedy", seed=s) for s in range(3)]
-    node = rec.root
-    while not node.state.is_over and node.ply < plies:
-        node = node.play(bots[node.state.to_move].choose(node.state.observe(node.state.to_move)))
-    return rec
+from tests.support.games import greedy_record
 
 
 def test_evaluate_without_arguments_is_the_quick_judgement() -> None:
-    state = _record(plies=30).end().state
+    state = greedy_record(plies=30).end().state
     default = evaluate(state)
     pd.testing.assert_frame_equal(default, quick_evaluate(state))
     assert default.attrs["method"] == "hybrid" and default.attrs["judgement"] == "quick"
@@ -50,7 +41,7 @@ def test_evaluate_without_a_model_falls_back_to_rollouts() -> None:
 
 
 def test_review_without_arguments_is_the_hybrid_review() -> None:
-    rec = _record(plies=12)
+    rec = greedy_record(plies=12)
     rv = review(rec, progress=False, luck=False, processes=1)
     assert rv.settings["value"] == "hybrid" and rv.settings["rollouts"] == REVIEW_ROLLOUTS["hybrid"] == 20
     assert rv.settings["thresholds"] == HYBRID_LEVELS and rv.settings["bot"] == "greedy"
@@ -62,7 +53,7 @@ def test_review_without_arguments_is_the_hybrid_review() -> None:
 @pytest.mark.parametrize("game", ["speicherstadt", "packet_row"])
 def test_reused_rollouts_give_the_same_numbers(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """A greedy spec lets rollouts from the same start be reused; a bot object (no reuse) must agree exactly."""
-    line = _record(game, plies=200).mainline()
+    line = greedy_record(game, plies=200).mainline()
     late = [nd.state for nd in line[-12:-1:3] if not nd.state.is_over]
     for state in late:
         fast = compare_actions(state, rollouts=6, bot="greedy", seed=1, method="hybrid")
@@ -88,10 +79,10 @@ def test_reused_rollouts_give_the_same_numbers(game: str, monkeypatch: pytest.Mo
 
 
 def test_a_pooled_review_arrives_one_by_one_and_agrees() -> None:
-    rec = _record(plies=16)
+    rec = greedy_record(plies=16)
     serial = review(rec, rollouts=3, progress=False, luck=False, processes=1)
     seen: list[tuple[int, int]] = []
-    again = _record(plies=16)
+    again = greedy_record(plies=16)
     pooled = review(again, rollouts=3, progress=False, luck=False, processes=2,
                     on_result=lambda done, total: seen.append((done, total)))
     pd.testing.assert_frame_equal(serial.decisions, pooled.decisions)
@@ -100,7 +91,7 @@ def test_a_pooled_review_arrives_one_by_one_and_agrees() -> None:
     # skip keeps what was judged; a cancel stops and says so
     skipped = review(again, rollouts=3, progress=False, luck=False, processes=1, skip=lambda nd: nd.ply <= 8)
     assert len(skipped.decisions) == n - 8
-    fresh = _record(plies=16)
+    fresh = greedy_record(plies=16)
     count: list[int] = []
     stopped = review(fresh, rollouts=3, progress=False, luck=False, processes=1,
                      on_result=lambda done, total: count.append(done), cancel=lambda: len(count) >= 3)

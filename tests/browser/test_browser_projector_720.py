@@ -12,7 +12,7 @@ from playwright.sync_api import Page
 
 from speicherstadt_lab.lessons import shipped_lesson
 from tests.support.browser import is_offline_noise, settle, voila_server
-from tests.support.layout import BOX, OUT_OF_VIEW, TARGETS
+from tests.support.layout import OUT_OF_VIEW, TARGETS, in_view
 
 SMALL = {"width": 1280, "height": 720}
 TIMEOUT = 60_000
@@ -51,16 +51,6 @@ def open_link(page: Page, url: str) -> None:
                            timeout=120_000)
     page.wait_for_selector(".ssl-app.ssl-projector", timeout=TIMEOUT)
     settle(page)
-
-
-def in_view(page: Page, selector: str) -> str:
-    """"" when the first shown element of ``selector`` lies wholly inside the window, else what is wrong."""
-    box = page.evaluate(BOX, selector)
-    if box is None:
-        return f"{selector}: not shown"
-    inside = box["left"] >= 0 and box["top"] >= 0 and box["right"] <= box["w"] + 0.5 and \
-        box["bottom"] <= box["h"] + 0.5
-    return "" if inside else f"{selector}: {box}"
 
 
 def fits(page: Page, board: str, where: str) -> list[str]:

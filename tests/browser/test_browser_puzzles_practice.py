@@ -16,7 +16,7 @@ from speicherstadt_lab.puzzle_lessons import PuzzleLesson, puzzle_lesson
 from speicherstadt_lab.puzzles import load_puzzles
 from speicherstadt_lab.ui.app.puzzle_line import SEED
 from tests.support.browser import VIEWPORT, is_offline_noise, settle, voila_server, wait_text
-from tests.support.layout import BOX
+from tests.support.layout import in_view
 
 TIMEOUT = 120_000  # ms: a page's first load starts a kernel
 SMALL = {"width": 1280, "height": 720}
@@ -85,16 +85,6 @@ def wait_match(page: Page, selector: str, pattern: str) -> None:
     """Until the first element ``selector`` finds has text matching the regular expression ``pattern``."""
     page.wait_for_function("([s, p]) => new RegExp(p).test(document.querySelector(s)?.innerText || '')",
                            arg=[selector, pattern], timeout=TIMEOUT)
-
-
-def in_view(page: Page, selector: str) -> str:
-    """"" when the first shown element of ``selector`` lies wholly inside the window, else what is wrong."""
-    box = page.evaluate(BOX, selector)
-    if box is None:
-        return f"{selector}: not shown"
-    inside = box["left"] >= 0 and box["top"] >= 0 and box["right"] <= box["w"] + 0.5 and \
-        box["bottom"] <= box["h"] + 0.5
-    return "" if inside else f"{selector}: {box}"
 
 
 def test_the_puzzle_score_comes_back_after_a_reload(server: str, tabs: Any) -> None:

@@ -29,3 +29,15 @@ def random_moves(state: Any, rng: sl.Rng, plies: int) -> Any:
     for _ in range(plies):
         state = state.apply(rng.choice(state.legal_actions()))
     return state
+
+
+def greedy_record(game: str = "speicherstadt", plies: int = 40) -> sl.GameRecord:
+    """A 3-player record (seed 2) of greedy players (seeds 0-2), up to ``plies`` plies or the game's end."""
+    from speicherstadt_lab.bots import make_bot
+
+    rec = sl.GameRecord.new(players=3, seed=2, game=game)
+    bots = [make_bot("greedy", seed=s) for s in range(3)]
+    node = rec.root
+    while not node.state.is_over and node.ply < plies:
+        node = node.play(bots[node.state.to_move].choose(node.state.observe(node.state.to_move)))
+    return rec

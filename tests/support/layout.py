@@ -52,6 +52,16 @@ BOX = """s => { for (let e = document.querySelector('.ssl-app'); e; e = e.parent
           h: window.innerHeight}; }"""
 
 
+def in_view(page: Page, selector: str) -> str:
+    """"" when the first shown element of ``selector`` lies wholly inside the window, else what is wrong."""
+    box = page.evaluate(BOX, selector)
+    if box is None:
+        return f"{selector}: not shown"
+    inside = box["left"] >= 0 and box["top"] >= 0 and box["right"] <= box["w"] + 0.5 and \
+        box["bottom"] <= box["h"] + 0.5
+    return "" if inside else f"{selector}: {box}"
+
+
 def record_until(game: str, players: int, seed: int, stop: Callable[[Any], bool], **options: Any) -> GameRecord:
     """A record of the greedy bots playing from ``seed`` until the first position where ``stop`` holds (or the end)."""
     record = GameRecord.new(players=players, seed=seed, game=game, **options)
