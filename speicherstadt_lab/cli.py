@@ -47,6 +47,7 @@ def _parser() -> argparse.ArgumentParser:
         "--processes", type=int, default=None,
         help="worker processes (default: the CPUs this process may use, capped by free memory; 1: this process)"
     )
+    _add_scheduler(s)
     s.add_argument("--csv", type=Path, default=None, help="also write the per-game, per-seat table to this CSV file")
     s.add_argument("--game", default="speicherstadt",
                    help="the game: speicherstadt (default) or packet_row; any registered game")
@@ -71,6 +72,7 @@ def _parser() -> argparse.ArgumentParser:
                    help="the win head: a small neural network over every seat (default) or a logistic regression")
     t.add_argument("--processes", type=int, default=None,
                    help="worker processes (default: the CPUs this process may use)")
+    _add_scheduler(t)
     t.add_argument("--out", type=Path, default=None, help="where to write the model (default: the package's)")
     t.add_argument("--interval-games", type=int, default=60,
                    help="held-out games to measure the 95%% intervals on (default 60; 0: none)")
@@ -89,6 +91,7 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("--catalog", type=Path, default=None, help="the card catalogue the model was trained with")
     v.add_argument("--processes", type=int, default=None,
                    help="worker processes (default: the CPUs this process may use)")
+    _add_scheduler(v)
     v.add_argument("--no-progress", action="store_true", help="no progress bar")
     v.set_defaults(run=_cmd_intervals)
 
@@ -130,6 +133,37 @@ def _cmd_cards(args: argparse.Namespace) -> int:
         raise UsageError(f"--game: {err}") from None
     print(markdown_page(args.game), end="")
     return 0
+
+
+def _add_scheduler(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                        help="play the games on a dask.distributed cluster, e.g. tcp://10.0.0.5:8786 (instead of "
+                             "--processes; the same numbers; needs the 'dask' extra)")
+
+
+def _executor(args: argparse.Namespace) -> Any:
+    """Where the games of a command run: a dask.distributed Client on ``--scheduler`` (close it when done), else what
+    ``--processes`` says (None: the default pool, "serial", or a number of processes)."""
+    address = getattr(args, "scheduler", None)
+    if address is None:
+        return None if args.processes is None else ("serial" if args.processes == 1 else args.processes)
+    if args.processes is not None:
+        raise UsageError("--scheduler: the cluster's workers play the games; leave out --processes")
+    try:
+        from distributed import Client
+    except ImportError:
+        raise UsageError("--scheduler: needs dask.distributed: pip install 'speicherstadt-lab[dask]'") from None
+    try:
+        return Client(address, timeout="10s")
+    except (OSError, TimeoutError, ValueError) as err:
+        raise UsageError(f"--scheduler: cannot reach a dask scheduler at {address!r} ({err})") from None
+
+
+def _close(executor: Any) -> None:
+    """Close a dask Client ``_executor`` opened (nothing else to close)."""
+    close = getattr(executor, "close", None)
+    if callable(close):
+        close()
 
 
 def _add_reference(parser: argparse.ArgumentParser) -> None:
@@ -201,20 +235,23 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     _check_processes(args)
     if args.csv is not None and not args.csv.parent.is_dir():
         raise UsageError(f"--csv: directory {str(args.csv.parent)!r} does not exist")
-    executor: Any = None if args.processes is None else ("serial" if args.processes == 1 else args.processes)
     kwargs = {"expansion": args.expansion} if args.expansion else {}
+    executor = _executor(args)
     start = time.perf_counter()
-    df = simulate(
-        args.games,
-        players,
-        specs,
-        seed=args.seed,
-        executor=executor,
-        progress=not args.no_progress,
-        rotate=args.rotate,
-        game=info.name,
-        **kwargs,
-    )
+    try:
+        df = simulate(
+            args.games,
+            players,
+            specs,
+            seed=args.seed,
+            executor=executor,
+            progress=not args.no_progress,
+            rotate=args.rotate,
+            game=info.name,
+            **kwargs,
+        )
+    finally:
+        _close(executor)
     elapsed = time.perf_counter() - start
     if args.csv is not None:
         df.to_csv(args.csv, index=False)
@@ -301,15 +338,19 @@ def _cmd_train(args: argparse.Namespace) -> int:
     if args.interval_games < 0:
         raise UsageError(f"--interval-games: at least 0, got {args.interval_games}")
     _check_measuring(args)
-    model = train(info.name, args.players, games=args.games, seed=args.seed, bot=args.bot, expansion=args.expansion,
-                  processes=args.processes, progress=not args.no_progress, out=args.out,
-                  catalog=str(args.catalog) if args.catalog else None, head=args.head,
-                  write=not args.interval_games)
-    if args.interval_games:  # the file is written once, with its intervals: an interrupted run leaves the old one
-        model = measure_intervals(model, games=args.interval_games, reference=args.reference_rollouts, seed=args.seed,
-                                  options={"catalog": str(args.catalog)} if args.catalog else None,
-                                  processes=args.processes, progress=not args.no_progress)
-        write_model(model, args.out or model_path(info.name, args.players, args.expansion))
+    executor = _executor(args)
+    try:
+        model = train(info.name, args.players, games=args.games, seed=args.seed, bot=args.bot,
+                      expansion=args.expansion, executor=executor, progress=not args.no_progress, out=args.out,
+                      catalog=str(args.catalog) if args.catalog else None, head=args.head,
+                      write=not args.interval_games)
+        if args.interval_games:  # the file is written once, with its intervals: an interrupted run leaves the old one
+            model = measure_intervals(model, games=args.interval_games, reference=args.reference_rollouts,
+                                      seed=args.seed, options={"catalog": str(args.catalog)} if args.catalog else None,
+                                      executor=executor, progress=not args.no_progress)
+            write_model(model, args.out or model_path(info.name, args.players, args.expansion))
+    finally:
+        _close(executor)
     tr = model.training
     print(f"{info.title}{' + ' + args.expansion if args.expansion else ''}, {args.players} players: "
           f"{tr['positions']} positions from {tr['games']} games of {tr['bot']} self-play in {tr['seconds']} s")
@@ -342,9 +383,13 @@ def _cmd_intervals(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else model.training.get("seed", 1)
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise UsageError(f"--seed: the model file's training.seed is {seed!r}, not a whole number; give --seed")
-    model = measure_intervals(model, games=args.games, reference=args.reference_rollouts, seed=seed,
-                              options={"catalog": str(args.catalog)} if args.catalog else None,
-                              processes=args.processes, progress=not args.no_progress)
+    executor = _executor(args)
+    try:
+        model = measure_intervals(model, games=args.games, reference=args.reference_rollouts, seed=seed,
+                                  options={"catalog": str(args.catalog)} if args.catalog else None,
+                                  executor=executor, progress=not args.no_progress)
+    finally:
+        _close(executor)
     write_model(model, path)
     setup = model.training["intervals"]
     print(f"{info.title}{' + ' + args.expansion if args.expansion else ''}, {args.players} players: "

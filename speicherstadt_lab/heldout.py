@@ -60,9 +60,12 @@ def _measure(model: ValueModel, game: str, players: int, seed: int, games: range
 
 def measure_intervals(model: ValueModel, games: int = 60, reference: int = 100, seed: int = 1,
                       options: dict[str, Any] | None = None, processes: int | None = None,
-                      progress: bool = True) -> ValueModel:
+                      progress: bool = True, executor: Any = None) -> ValueModel:
     """``model`` with its intervals measured on ``games`` held-out games (``reference`` greedy play-outs the
     truth of each position); the set-up is recorded in ``training["intervals"]``.
+
+    The games run on ``executor`` (``parallel.EXECUTOR_HELP``: a dask.distributed Client spreads them over a
+    cluster), else on ``processes`` local processes (1: this process); the widths are the same wherever they ran.
 
     Raises ValueError for a model trained with other cards than ``options`` give (its ``catalog`` digest)."""
     if games < 1 or reference < 2:
@@ -77,7 +80,8 @@ def measure_intervals(model: ValueModel, games: int = 60, reference: int = 100, 
                          "measure it with the cards it was trained with (the catalogue option)")
     start = time.perf_counter()
     job = partial(_measure, model, game, players, seed, reference=reference, options=opts)
-    rows = [row for part in over_games(job, games, CHUNK, processes, progress, "intervals") for row in part]
+    parts = over_games(job, games, CHUNK, processes, progress, "intervals", executor)
+    rows = [row for part in parts for row in part]
     rounds = np.repeat([r["round"] for r in rows], players)
     truth = np.array([r["truth"] for r in rows]).ravel()
     noise = truth * (1 - truth) / (reference - 1)  # each reference's own sampling variance, unbiased

@@ -12,16 +12,16 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
+from concurrent.futures import Executor
+from functools import partial
 from typing import Any
 
 import pandas as pd
-from tqdm.auto import tqdm
 
 from .bots import make_bot
 from .engine.protocol import get_game, new_game, ranks
 from .engine.rng import derive_seed
-from .resources import default_processes, usable_cpus
+from .parallel import executor_size, run_parts
 
 #: A game longer than this many decisions is taken to be stuck (a real game has a few hundred).
 MAX_DECISIONS = 10_000
@@ -160,7 +160,7 @@ def simulate(
     players: int,
     bots: Sequence[str] | str,
     seed: int | str,
-    executor: Executor | str | int | None = None,
+    executor: Executor | Any = None,
     progress: bool = True,
     rotate: bool = False,
     game: str = "speicherstadt",
@@ -181,7 +181,7 @@ def simulate(
     ``executor``: ``None`` runs a local process pool with ``resources.default_processes()`` workers (the CPUs this
     process may use, capped by free memory), an integer a pool
     of that many, ``"serial"`` plays in this process, and any ``concurrent.futures.Executor`` is used
-    as given (e.g. ``dask_client.get_executor()``); the result is the same for all of them.
+    as given, a ``dask.distributed`` Client too (``parallel.run_parts``); the result is the same for all of them.
     Extra keyword arguments go to ``new_game`` (e.g. ``expansion="kaispeicher"``).
     """
     games = _check_int("games", games, 1)
@@ -202,61 +202,14 @@ def simulate(
     except TypeError as e:  # an option the game does not have
         raise ValueError(f"game_kwargs: {e}") from None
 
-    own_pool = False
-    if executor is None or (isinstance(executor, int) and not isinstance(executor, bool)):
-        workers = default_processes() if executor is None else _check_int("executor", executor, 1)
-        pool: Executor | None = ProcessPoolExecutor(max_workers=workers)
-        own_pool = True
-    elif executor == "serial":
-        pool, workers = None, 1
-    elif isinstance(executor, Executor):
-        pool = executor
-        workers = _executor_workers(executor)
-    else:
-        raise ValueError(f"executor: expected None, 'serial', a number of processes or an Executor, got {executor!r}")
-
+    workers = executor_size(executor)  # the executor checked before any game is played
     size = _check_int("chunksize", chunksize, 1) if chunksize is not None else _default_chunk(games, workers)
     tasks = [game_task(seed, i, specs, rotate) for i in range(games)]
     chunks = [tasks[i : i + size] for i in range(0, games, size)]
-    rows: list[dict[str, Any]] = []
-    bar = tqdm(total=games, desc="games", unit="game", disable=not progress, smoothing=0.1)
-    try:
-        if pool is None:
-            for chunk in chunks:
-                rows.extend(play_chunk(game, players, game_kwargs, chunk, max_decisions))
-                bar.update(len(chunk))
-        else:
-            futures: dict[Future[list[dict[str, Any]]], int] = {
-                pool.submit(play_chunk, game, players, game_kwargs, chunk, max_decisions): len(chunk)
-                for chunk in chunks
-            }
-            try:
-                for fut in as_completed(futures):
-                    rows.extend(fut.result())
-                    bar.update(futures[fut])
-            except BaseException:
-                for fut in futures:
-                    fut.cancel()
-                raise
-    finally:
-        bar.close()
-        if own_pool and pool is not None:
-            pool.shutdown(wait=True, cancel_futures=True)
+    job = partial(play_chunk, game, players, game_kwargs, max_decisions=max_decisions)
+    parts = run_parts(job, chunks, executor, sizes=[len(c) for c in chunks], progress=progress, desc="games")
+    rows = [row for part in parts for row in part]
     return _frame(rows)
-
-
-def _executor_workers(executor: Executor) -> int:
-    """How many workers an executor has, for chunk sizing (a guess is fine: it never changes results)."""
-    n = getattr(executor, "_max_workers", None)
-    if isinstance(n, int) and n > 0:
-        return n
-    client = getattr(executor, "_client", None)  # dask.distributed's ClientExecutor
-    if client is not None:
-        try:
-            return max(1, sum(client.nthreads().values()))
-        except Exception:  # a client that cannot answer just gets the default sizing
-            return usable_cpus()
-    return usable_cpus()
 
 
 def _frame(rows: list[dict[str, Any]]) -> pd.DataFrame:

@@ -20,18 +20,16 @@ import json
 import os
 import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
 import numpy as np
-from tqdm.auto import tqdm
 
 from ..bots import make_bot
 from ..engine.protocol import GameState, new_game
 from ..engine.rng import derive_seed
-from ..resources import default_processes
+from ..parallel import executor_for_processes, run_parts
 from .model import MODEL_FORMAT, ValueModel, features_of, model_path, turned_inputs
 
 T = TypeVar("T")
@@ -70,35 +68,26 @@ def sample_positions(game: str, players: int, seed: int, games: range, bot: str 
 
 
 def over_games(job: Callable[[range], T], games: int, chunk: int, processes: int | None = None,
-               progress: bool = True, desc: str = "games") -> list[T]:
-    """``job`` on ranges of ``chunk`` game indices covering ``games``, in order, on a process pool (``processes``,
-    default :func:`~speicherstadt_lab.resources.default_processes`; 1: in this process) with a progress bar.
+               progress: bool = True, desc: str = "games", executor: Any = None) -> list[T]:
+    """``job`` on ranges of ``chunk`` game indices covering ``games``, the results in order, with a progress bar;
+    the numbers are the same wherever it runs (each game has its own seeds).
+
+    Where: ``executor`` (``parallel.EXECUTOR_HELP``: a local pool, this process, any Executor, a dask.distributed
+    Client), or when it is None, ``processes`` processes (default
+    :func:`~speicherstadt_lab.resources.default_processes`; 1: in this process).
 
     ``job`` must pickle (a module-level function, or a ``functools.partial`` of one)."""
     chunks = [range(start, min(games, start + chunk)) for start in range(0, games, chunk)]
-    parts: list[T] = []
-    bar = tqdm(total=games, desc=desc, unit="game", disable=not progress)
-    procs = processes if processes is not None else default_processes()
-    if procs <= 1:
-        for ch in chunks:
-            parts.append(job(ch))
-            bar.update(len(ch))
-    else:
-        with ProcessPoolExecutor(procs) as pool:
-            futures = [pool.submit(job, ch) for ch in chunks]
-            for ch, fut in zip(chunks, futures, strict=True):
-                parts.append(fut.result())
-                bar.update(len(ch))
-    bar.close()
-    return parts
+    where = executor if executor is not None else executor_for_processes(processes)
+    return run_parts(job, chunks, where, sizes=[len(ch) for ch in chunks], progress=progress, desc=desc)
 
 
 def collect(game: str, players: int, seed: int, games: int, bot: str = "greedy",
             options: dict[str, Any] | None = None, processes: int | None = None,
-            progress: bool = True, desc: str = "self-play") -> dict[str, np.ndarray]:
-    """``sample_positions`` over ``games`` games, on a process pool (``processes``; 1: in this process)."""
+            progress: bool = True, desc: str = "self-play", executor: Any = None) -> dict[str, np.ndarray]:
+    """``sample_positions`` over ``games`` games, on ``executor`` or ``processes`` processes (``over_games``)."""
     job = partial(sample_positions, game, players, seed, bot=bot, options=options)
-    parts = over_games(job, games, CHUNK, processes, progress, desc)
+    parts = over_games(job, games, CHUNK, processes, progress, desc, executor)
     return {k: np.asarray([v for p in parts for v in p[k]], dtype=float) for k in parts[0]}
 
 
@@ -135,9 +124,12 @@ def _turned_training_set(xs: np.ndarray, won: np.ndarray, players: int) -> tuple
 def train(game: str = "speicherstadt", players: int = 3, games: int = 3000, seed: int = 1, bot: str = "greedy",
           expansion: str | None = None, calibrate_games: int | None = None, processes: int | None = None,
           progress: bool = True, out: str | Path | None = None, catalog: str | None = None,
-          head: str = "mlp", hidden: int = 32, write: bool = True) -> ValueModel:
+          head: str = "mlp", hidden: int = 32, write: bool = True, executor: Any = None) -> ValueModel:
     """Self-play, fit, calibrate on held-out games, write the JSON file (default: the package's model path;
     ``write=False``: only return the model).
+
+    The self-play runs on ``executor`` (``parallel.EXECUTOR_HELP``: a dask.distributed Client spreads it over a
+    cluster), else on ``processes`` local processes (1: this process); the model is the same wherever it ran.
 
     Its 95% intervals are not measured here: ``heldout.measure_intervals`` (the command line does both, and writes once,
     at the end).
@@ -158,9 +150,10 @@ def train(game: str = "speicherstadt", players: int = 3, games: int = 3000, seed
     if catalog:
         options["catalog"] = catalog
     start = time.perf_counter()
-    data = collect(game, players, derive_seed(seed, "train"), games, bot, options, processes, progress, "train")
+    data = collect(game, players, derive_seed(seed, "train"), games, bot, options, processes, progress, "train",
+                   executor)
     held = collect(game, players, derive_seed(seed, "calibrate"), calibrate_games or max(200, games // 5), bot,
-                   options, processes, progress, "calibrate")
+                   options, processes, progress, "calibrate", executor)
     scaler = StandardScaler().fit(data["x"])
     scale = np.where(scaler.scale_ > 0, scaler.scale_, 1.0)
     xs = (data["x"] - scaler.mean_) / scale

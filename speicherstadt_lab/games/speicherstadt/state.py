@@ -391,6 +391,7 @@ class State(BaseState, game="speicherstadt", title="Speicherstadt", state_format
         col = self.columns[space] = (*self.columns[space], w)
         if len(col) >= self.notation.spaces:
             self._legal = None  # a column is full: the legal places change
+            self.hooks.column_full(self, space)
         ev.append(_ev(Event, ("place" if w < GREY else "place_grey", {
             "seat": seat, "card": self.cat.cards[self.offer_idx[space]].id, "space": space, "price": len(col)})))
 
@@ -687,8 +688,7 @@ class State(BaseState, game="speicherstadt", title="Speicherstadt", state_format
             s += 1
         self.space = s
         if s == k:
-            if self.hooks.purchase_more(self, ev):
-                self._legal = None
+            if self.hooks.purchase_more(self, ev):  # it asked the seat that decides (``ask``)
                 return True
             self.phase = "loading"
             self.loading_turn = 0
@@ -1258,6 +1258,7 @@ class Hooks:
     supply_rows: Callable[[State], list[Any]] = State._supply_rows  # (key, cards, ship key, cargo) per row laid out
     # demand and purchase
     worker: Callable[[State, int, int, list[Event]], int] = State._worker  # the worker a seat places above a space
+    column_full: Callable[[State, int], None] = _nothing  # the column above a water space has no room left
     purchase_more: Step = lambda state, ev: False  # purchases after the water spaces: True when a seat decides
     buy_more: Rule = _refuse_more  # ``buy`` of such a purchase
     pass_more: Rule = _refuse_more  # ``pass`` of such a purchase
