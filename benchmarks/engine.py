@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/engine.py                  # ~30 s: a 5 s throughput run per player count
     .venv/bin/python benchmarks/engine.py --seconds 2      # quicker
     .venv/bin/python benchmarks/engine.py --games 200      # a fixed number of games per player count
+    .venv/bin/python benchmarks/engine.py --instructions   # CPU instructions (valgrind), base vs Kaispeicher
 
 Per player count it reports: random games per CPU second of this process, and per wall second (the
 machine may be shared), each game a uniform choice over ``legal_actions()`` with the seeded ``Rng``,
@@ -18,12 +19,23 @@ the rate with Python's default garbage-collector settings and inside ``engine.pe
 generation-0 collections; the engine builds no reference cycles), which is how the library's own playout
 loops run. With both games (the default) their games are played in turn, one of each, so that a machine shared
 with other work slows both alike, and the column "× base" is Kaispeicher's rate over the base game's.
+
+``--instructions`` counts instead the CPU instructions of ``--games`` (default 30) random games of each game, base
+and Kaispeicher, by running this script under valgrind's callgrind (counting only inside the games: they are played
+from ``itertools.filterfalse``, the one place callgrind collects), which a shared machine does not disturb: the
+column "× base" is then the base game's instructions a game over Kaispeicher's, the speed ratio the load cannot
+blur. Without valgrind it says so and stops.
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import itertools
+import os
+import re
+import shutil
+import subprocess
 import sys
 import time
 import tracemalloc
@@ -42,6 +54,7 @@ from speicherstadt_lab.engine.rng import Rng  # noqa: E402
 TARGET_PLAYERS = 4
 TARGET_GAMES_PER_S = 300
 TARGET_KAISPEICHER_RATIO = 0.6  # Kaispeicher's random games per second over the base game's (issue 27)
+TARGET_KAISPEICHER_INSTRUCTIONS = 0.65  # the same by instructions a game, so that the wall clock is robustly ≥ 0.6
 
 
 def random_game(players: int, seed: int, expansion: str | None = None) -> int:
@@ -136,16 +149,75 @@ def state_memory(players: int, games: int, seed: int, expansion: str | None = No
     return sum(per_state) / len(per_state), json_len / json_n
 
 
+def _counted_games(players: int, games: int, seed: int, expansion: str | None) -> None:
+    """Play ``games`` random games inside ``itertools.filterfalse`` (where callgrind counts, ``--instructions``), after
+    two uncounted ones that warm the caches; print the decisions played."""
+    random_game(players, seed + 10_000, expansion)
+    random_game(players, seed + 10_001, expansion)
+    decisions: list[int] = []
+    list(itertools.filterfalse(lambda g: decisions.append(random_game(players, seed + g, expansion)), range(games)))
+    print(sum(decisions))
+
+
+def instructions(players: list[int], games: int, seed: int) -> int:
+    """``--instructions``: each game's instructions counted by callgrind in a child process, printed as a table."""
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        print("--instructions needs valgrind (apt-get install valgrind)", file=sys.stderr)
+        return 2
+    rows = []
+    for n in players:
+        counts = {}
+        for expansion in ("base", "kaispeicher"):
+            cmd = [valgrind, "--tool=callgrind", "--collect-atstart=no", "--toggle-collect=filterfalse_next",
+                   "--callgrind-out-file=/dev/null", sys.executable, __file__, "--count-games", expansion,
+                   "--players", str(n), "--games", str(games), "--seed", str(seed)]
+            env = {**os.environ, "PYTHONHASHSEED": "0"}  # the same dict and set orders every run
+            done = subprocess.run(cmd, capture_output=True, text=True, env=env, check=True)
+            found = re.search(r"Collected : (\d+)", done.stderr)
+            if found is None:
+                raise RuntimeError(f"callgrind printed no count:\n{done.stderr[-2000:]}")
+            counts[expansion] = (int(found.group(1)), int(done.stdout.split()[-1]))
+            print(f"  {n} players, {expansion} counted", file=sys.stderr, flush=True)
+        base_ir = counts["base"][0] / games
+        for expansion, (ir, decisions) in counts.items():
+            rows.append({"game": expansion, "players": n, "games": games, "decisions/game": round(decisions / games, 1),
+                         "M instructions/game": round(ir / games / 1e6, 2),
+                         "k instructions/decision": round(ir / decisions / 1e3, 1),
+                         "× base": round(base_ir / (ir / games), 3)})
+    table = pd.DataFrame(rows).set_index(["game", "players"])
+    print(f"Die Speicherstadt engine, CPU instructions of random games (valgrind callgrind, Python "
+          f"{sys.version.split()[0]}); × base: the base game's instructions a game over this game's (a speed ratio)")
+    print(table.to_string())
+    if ("kaispeicher", TARGET_PLAYERS) in table.index:
+        ratio = table.loc[("kaispeicher", TARGET_PLAYERS), "× base"]
+        verdict = "met" if ratio >= TARGET_KAISPEICHER_INSTRUCTIONS else "NOT met"
+        print(f"target: Kaispeicher ≥ {TARGET_KAISPEICHER_INSTRUCTIONS}× the base game's speed by instructions "
+              f"({TARGET_PLAYERS} players): {verdict} ({ratio:.3f}×)")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0,
                         help="CPU seconds of the throughput run per player count (wall time ≤ twice that)")
     parser.add_argument("--games", type=int, default=None, help="play exactly N games per player count instead")
-    parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 4, 5], choices=[2, 3, 4, 5])
+    parser.add_argument("--players", type=int, nargs="+", default=None, choices=[2, 3, 4, 5],
+                        help="player counts (default 2 3 4 5; with --instructions, 4)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the first game (games use seed, seed+1, ...)")
     parser.add_argument("--expansion", choices=["base", "kaispeicher", "both"], default="both",
                         help="the base game, Kaispeicher, or both (rows side by side)")
+    parser.add_argument("--instructions", action="store_true",
+                        help="count CPU instructions with valgrind instead (base and Kaispeicher; --games, default 30)")
+    parser.add_argument("--count-games", choices=["base", "kaispeicher"], help=argparse.SUPPRESS)  # the child's part
     args = parser.parse_args(argv)
+    if args.count_games is not None:
+        _counted_games((args.players or [TARGET_PLAYERS])[0], args.games or 30, args.seed,
+                       None if args.count_games == "base" else args.count_games)
+        return 0
+    if args.instructions:
+        return instructions(args.players or [TARGET_PLAYERS], args.games or 30, args.seed)
+    args.players = args.players or [2, 3, 4, 5]
     if args.games is not None and args.games < 1:
         parser.error("--games must be at least 1")
     if args.seconds <= 0:

@@ -12,6 +12,7 @@ online version's notes (seed 002, "Hinweise zur Nutzung von Handelskarten"); see
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from ...engine.actions import Action
@@ -29,9 +30,59 @@ ONE_SHOT_LOADING = ("auction_hall", "smuggler", "truck")
 __all__ = ["GREY", "HOOKS", "Kai", "firemen_total", "has", "owner"]
 
 
+@dataclass(frozen=True, slots=True, eq=False)
+class Workers:
+    """The regular workers each seat still has to place this round (``left``) and the seat whose demand turn comes
+    next (``turn``): one shared, unchangeable object per value (made by ``workers``), with what a demand turn reads."""
+
+    # A position's workers as such an object instead of a packed int (4 bits a seat) or a tuple: a demand turn reads a
+    # seat's count and whether others have any by indexing tuples, and a placement takes the next value ready-made
+    # (``passed``), where shifts and masks of ints (generic, a new int each in Python 3.11) and a new tuple cost ~1.3k
+    # instructions a placement (valgrind, random 4-player games).
+    left: tuple[int, ...]
+    turn: int
+    others: tuple[bool, ...]  # by seat: does another seat still have a regular worker?
+    # by seat i: the value once seat i has placed a regular worker and passed the turn to the seat after it, if that
+    # seat has a regular worker left (else None: ``_chosen`` finds the next seat); _UNSEEN until first asked
+    passed: list[Any]
+
+    def __repr__(self) -> str:
+        return f"Workers(left={self.left!r}, turn={self.turn!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:  # pickled as its value (not the values found from it): one object again
+        return workers, (self.left, self.turn)
+
+
+_UNSEEN = object()
+_WORKERS: dict[tuple[tuple[int, ...], int], Workers] = {}
+
+
+def workers(left: tuple[int, ...], turn: int) -> Workers:
+    """The :class:`Workers` of these counts and turn (one object per value)."""
+    w = _WORKERS.get((left, turn))
+    if w is None:
+        if left.__class__ is not tuple or any(c.__class__ is not int or not 0 <= c <= 15 for c in left):
+            raise ValueError(f"worker counts are 0 to 15, not {left}")
+        total = sum(left)
+        w = Workers(left, turn, tuple(total != c for c in left), [_UNSEEN] * len(left))
+        if len(_WORKERS) < 100_000:  # the values of every player count's rounds fit many times over
+            _WORKERS[(left, turn)] = w
+    return w
+
+
+def _passed(w: Workers, i: int) -> Workers | None:
+    """``w.passed[i]``, found and kept (see :class:`Workers`)."""
+    left = w.left
+    counts = (*left[:i], left[i] - 1, *left[i + 1:])
+    j = (i + 1) % len(left)
+    after = workers(counts, j) if counts[j] else None
+    w.passed[i] = after
+    return after
+
+
 #: The fields of the expansion's part (its clone is made from them; its state file is ``to_dict``/``from_dict``).
-KAI_FIELDS = Schema(*(Field(name) for name in ("board", "fire", "pending", "reserved", "rpos", "seats",
-                                               "spy_turn", "stopped", "top", "top_cargo", "truck", "turn", "workers")),
+KAI_FIELDS = Schema(*(Field(name) for name in ("board", "fire", "pending", "reserved", "rpos", "spy_turn", "stopped",
+                                               "top", "top_cargo", "truck", "workers")),
                     Field("_gen", int, copy="generation", default=0))
 
 
@@ -49,9 +100,9 @@ class Kai(SeatBase, schema=KAI_FIELDS):
         self.top = top  # the top row's cards, -1 where one was reserved
         self.top_cargo = top_cargo
         self.reserved = reserved  # (card, worker, cargo), bottom first
-        self.left = left  # regular workers each seat still has to place this round (``workers``)
+        # the regular workers each seat still has to place this round, and the seat whose demand turn comes next
+        self.workers = workers(tuple(left), turn)
         self.stopped = stopped  # bit per seat: done placing grey workers this round
-        self.turn = turn  # the seat whose demand turn comes next
         self.rpos = rpos  # the next reserved card to resolve in purchase
         self.spy_turn = spy_turn  # spy decisions so far (offset from the first player)
         self.fire = fire  # (fire card, "supply"|"end", ((decision, seat), ...)) while seats decide
@@ -66,29 +117,35 @@ class Kai(SeatBase, schema=KAI_FIELDS):
     def __repr__(self) -> str:  # as the named tuple it was: the fingerprint of a position is made from it
         return "Kai(" + ", ".join(f"{f}={getattr(self, f)!r}" for f in self.FIELDS) + ")"
 
-    # ``left`` is kept packed in ``workers``, 4 bits a seat (seat i's count is ``workers >> 4 * i & 15``): a worker
-    # placed is one subtraction, where rebuilding the tuple cost ~2.6k of a placement's ~30k instructions.
+    def reserving(self, workers: Workers, reserved: tuple[Any, ...], top: tuple[int, ...],
+                  top_cargo: tuple[tuple[int, ...], ...], board: tuple[Any, ...] | None) -> Kai:
+        """A copy with a reservation's changes (for ``state.set_part``): one clone and five stores, where a
+        ``part_update`` of the five cost ~6k more of a reservation's ~38k instructions (valgrind)."""
+        n = self.clone(0)
+        n.workers = workers
+        n.reserved = reserved
+        n.top = top
+        n.top_cargo = top_cargo
+        n.board = board
+        return n
+
     @property
     def left(self) -> tuple[int, ...]:
         """The regular workers each seat still has to place this round."""
-        w = self.workers
-        return tuple(w >> 4 * i & 15 for i in range(self.seats))
+        return self.workers.left
 
     @left.setter
     def left(self, counts: tuple[int, ...]) -> None:
-        # every round's supply sets the same counts, (4, 4, 4, 4) say: packed once (~110 bytecode instructions)
-        packed = _PACKED.get(counts) if counts.__class__ is tuple else None
-        if packed is None:
-            if any(not 0 <= c <= 15 for c in counts):
-                raise ValueError(f"worker counts are 0 to 15, not {counts}")
-            packed = sum(c << 4 * i for i, c in enumerate(counts))
-            if len(_PACKED) < 4096 and counts.__class__ is tuple:
-                _PACKED[counts] = packed
-        self.seats = len(counts)
-        self.workers = packed
+        self.workers = workers(tuple(counts), self.workers.turn)
 
+    @property
+    def turn(self) -> int:
+        """The seat whose demand turn comes next (in demand, the seat to move)."""
+        return self.workers.turn
 
-_PACKED: dict[tuple[int, ...], int] = {}  # worker counts by seat -> Kai.workers
+    @turn.setter
+    def turn(self, seat: int) -> None:
+        self.workers = workers(self.workers.left, seat)
 
 
 def owner(worker: int) -> int:
@@ -293,12 +350,15 @@ _BOARDS: dict[Any, dict[int, tuple[Any, ...]]] = {}
 
 def _open(state: State, kai: Kai) -> int:
     """The places and reservations open now, as ``Kai.board`` keeps them."""
+    columns, top = state.columns, kai.top
     spaces = state.notation.spaces
+    if spaces and -1 not in top and not any(columns):  # a round's first demand: all open (~5k of ~6k instructions)
+        return (1 << len(columns)) - 1 | ((1 << len(top)) - 1) << 16
     mask = 0
-    for s, col in enumerate(state.columns):
+    for s, col in enumerate(columns):
         if len(col) < spaces:
             mask |= 1 << s
-    for s, c in enumerate(kai.top):
+    for s, c in enumerate(top):
         if c >= 0:
             mask |= 1 << 16 + s
     return mask
@@ -323,10 +383,10 @@ def _demand_moves(state: State, kai: Kai, i: int) -> tuple[Action, ...]:
     board = kai.board
     if board is None:
         board = _board(state, _open(state, kai))
-    mine = kai.workers >> 4 * i & 15
-    if not mine:
+    w = kai.workers
+    if not w.left[i]:
         return board[1]
-    if state.seats[i].breaks > 0 and kai.workers != mine << 4 * i:  # others still have regular workers
+    if w.others[i] and state.seats[i].breaks > 0:  # others still have regular workers
         return board[2]
     return board[0]
 
@@ -341,27 +401,59 @@ def demand_actions(state: State) -> tuple[Action, ...]:
 _ORDERS = {n: tuple(tuple((t + k) % n for k in range(n)) for t in range(n + 1)) for n in range(1, 9)}
 
 
+def _chosen(state: State, w: Workers, stopped: int, i: int) -> Workers:
+    """``w`` (once seat ``i``'s demand turn is taken) with the turn passed on: to the next seat after ``i`` in turn
+    order with a worker to place (a regular one, or a grey one unless it stopped), else to the seat after ``i``.
+    Every demand rule passes the turn on, so the demand step that follows finds the seat to move in ``turn``."""
+    left = w.left
+    order = _ORDERS[state.n_players][i + 1]
+    seats = state.seats
+    for j in order:
+        if left[j] or (seats[j].grey > 0 and not stopped >> j & 1):
+            return workers(left, j)
+    return workers(left, order[0])
+
+
+def _placed(state: State, w: Workers, i: int) -> Workers:
+    """``w`` once seat ``i`` has placed a regular worker, the turn passed on (``Workers.passed``, else ``_chosen``)."""
+    after = w.passed[i]
+    if after is _UNSEEN:
+        after = _passed(w, i)
+    if after is None:  # the seat after has no regular worker left: perhaps a grey one
+        left = w.left
+        after = _chosen(state, workers((*left[:i], left[i] - 1, *left[i + 1:]), w.turn), state.kai.stopped, i)
+    return after
+
+
 def demand_step(state: State, ev: list[Event]) -> bool:
-    """Demand: the seat that just took its turn passes it on; find the next seat to place. True when it must
-    decide, False when demand is over (then the spy step)."""
+    """Demand: find the seat to place next (after a demand turn, the one the rule passed the turn to, ``_chosen``).
+    True when it must decide, False when demand is over (then the spy step)."""
     kai = state.kai
-    to_move = state.to_move
-    order = _ORDERS[state.n_players][kai.turn if to_move is None else to_move + 1]  # to_move: a turn was just taken
-    workers = kai.workers
+    w = kai.workers
+    board = kai.board
+    if state.to_move is not None and board is not None:  # a turn was just taken: its rule passed the turn on
+        # The common case (the seat has a regular worker and a choice) written out, without the walk below: with the
+        # turn passed on by the rule, ~45 of a placement's ~650 bytecode instructions (~280 demand steps a game).
+        i = w.turn
+        if w.left[i]:
+            legal = board[2] if w.others[i] and state.seats[i].breaks > 0 else board[0]
+            if len(legal) >= 2:
+                state.ask(i, legal)
+                return True
+    order = _ORDERS[state.n_players][w.turn]
+    left = w.left
     for i in order:
-        mine = workers >> 4 * i & 15
+        mine = left[i]
         if not mine and (state.seats[i].grey <= 0 or kai.stopped >> i & 1):  # nothing left to place this round
             continue
-        # _demand_moves written out: this runs on every demand decision (~1k instructions a call saved)
-        board = kai.board
         if board is None:  # a round's first demand decision (or a position read from a file)
             board = _board(state, _open(state, kai))
             state.part_set("board", board)
-        if kai.turn != i:
-            state.part_set("turn", i)
+        if w.turn != i:
+            state.part_set("workers", workers(left, i))
         if not mine:
             legal = board[1]
-        elif state.seats[i].breaks > 0 and workers != mine << 4 * i:  # others still have regular workers
+        elif w.others[i] and state.seats[i].breaks > 0:  # others still have regular workers
             legal = board[2]
         else:
             legal = board[0]
@@ -375,20 +467,27 @@ def demand_step(state: State, ev: list[Event]) -> bool:
         state.hooks.rules[legal[0].kind]["demand"](state, legal[0], ev)
         return demand_step(state, ev)
     turn = order[0]
-    if kai.turn != turn:
-        state.part_set("turn", turn)
+    if w.turn != turn:
+        state.part_set("workers", workers(left, turn))
     state.ask(None)
     end_demand(state, ev)
     return False
 
 
 def worker(state: State, i: int, space: int, ev: list[Event]) -> int:
-    """The worker seat ``i`` places above water space ``space``: its next one (``next_worker``)."""
-    workers = state.kai.workers
-    if workers >> 4 * i & 15:  # next_worker's common case written out: every placement (~1k instructions)
-        state.part_set("workers", workers - (1 << 4 * i))
+    """The worker seat ``i`` places above water space ``space``: a regular one while it has any, then a grey one; the
+    turn passes on."""
+    kai = state.kai
+    w = kai.workers
+    if w.left[i]:  # the common case written out: every placement
+        after = w.passed[i]
+        if after.__class__ is not Workers:
+            after = _placed(state, w, i)
+        state.part_set("workers", after)
         return i
-    return next_worker(state, i, ev)
+    grey = _grey(state, i, ev)
+    state.part_set("workers", _chosen(state, w, kai.stopped, i))  # after the grey count's change: the search reads it
+    return grey
 
 
 def column_full(state: State, space: int) -> None:
@@ -399,12 +498,8 @@ def column_full(state: State, space: int) -> None:
         state.part_set("board", _board(state, board[3] & ~(1 << space)))
 
 
-def next_worker(state: State, i: int, ev: list[Event]) -> int:
-    """The worker seat ``i`` places now: a regular one while it has any, then a grey one."""
-    workers = state.kai.workers
-    if workers >> 4 * i & 15:
-        state.part_set("workers", workers - (1 << 4 * i))
-        return i
+def _grey(state: State, i: int, ev: list[Event]) -> int:
+    """Seat ``i`` places a grey worker (it has no regular one left); the Warehouse Workers card goes with the last."""
     if state.seat_add(i, "grey", -1) == 0:
         card = has(state, state.seats[i], "warehouse_workers")
         if card >= 0:
@@ -413,40 +508,44 @@ def next_worker(state: State, i: int, ev: list[Event]) -> int:
 
 
 def r_reserve(state: State, a: Action, ev: list[Event]) -> None:
-    """``reserve N``: a worker on a top-row card, which joins the purchase after the water spaces."""
+    """``reserve N``: a worker on a top-row card, which joins the purchase after the water spaces; the turn passes
+    on."""
     s = a.args[0]
     kai = state.kai
     top = kai.top
     if not 0 <= s < len(top) or top[s] < 0:
         raise state.refuse("reserve_space", a, space=s)
     i = state.to_move
-    workers = kai.workers
-    if workers >> 4 * i & 15:  # next_worker's common case written out: the part changes in one update
-        w = i
-        workers -= 1 << 4 * i
+    w = kai.workers
+    if w.left[i]:
+        after = w.passed[i]
+        if after.__class__ is not Workers:
+            after = _placed(state, w, i)
+        wk = i
     else:
-        w = next_worker(state, i, ev)  # a grey worker (the regular ones stay as they are)
+        wk = _grey(state, i, ev)
+        after = _chosen(state, w, kai.stopped, i)  # after the grey count's change: the search reads it
     ci = top[s]
     board = kai.board
     if board is not None:  # the card is reserved: its reservation closes
         board = _board(state, board[3] & ~(1 << 16 + s))
     cargo = kai.top_cargo
-    reserved = (*kai.reserved, (ci, w, cargo[s]))
+    reserved = (*kai.reserved, (ci, wk, cargo[s]))
     # _put written out twice: ~40 of a reservation's ~290 bytecode instructions (~45 reservations a game)
-    state.part_update(workers=workers, reserved=reserved, top=(*top[:s], -1, *top[s + 1:]),
-                      top_cargo=(*cargo[:s], (), *cargo[s + 1:]), board=board)
+    state.set_part(kai.reserving(after, reserved, (*top[:s], -1, *top[s + 1:]), (*cargo[:s], (), *cargo[s + 1:]),
+                                 board))
     ev.append(_ev(Event, ("reserve", {"seat": i, "card": state.cat.cards[ci].id, "count": len(reserved)})))
 
 
 def r_break(state: State, a: Action, ev: list[Event]) -> None:
-    """``break``: a break card spent, the seat places nothing this turn."""
+    """``break``: a break card spent, the seat places nothing this turn; the turn passes on."""
     kai = state.kai
     i = state.to_move
     seat = state.seats[i]
     if seat.breaks <= 0:
         raise state.refuse("no_break", a)
-    mine = kai.workers >> 4 * i & 15
-    if not mine or kai.workers == mine << 4 * i:  # none left, or none left to the others
+    w = kai.workers
+    if not w.left[i] or not w.others[i]:  # none left, or none left to the others
         raise state.refuse("break_late", a)
     left = state.seat_add(i, "breaks", -1)
     ev.append(_ev(Event, ("break", {"seat": i, "left": left})))
@@ -454,14 +553,17 @@ def r_break(state: State, a: Action, ev: list[Event]) -> None:
         card = has(state, state.seats[i], "coffee_break")
         if card >= 0:
             state.drop_card(i, card, ev)
+    state.part_set("workers", _chosen(state, w, kai.stopped, i))
 
 
 def r_stop(state: State, a: Action, ev: list[Event]) -> None:
-    """``stop``: a seat with only grey workers left places no more this round."""
+    """``stop``: a seat with only grey workers left places no more this round; the turn passes on."""
     i = state.to_move
-    if state.kai.workers >> 4 * i & 15:
+    kai = state.kai
+    if kai.workers.left[i]:
         raise state.refuse("stop_early", a)
-    state.part_set("stopped", state.kai.stopped | 1 << i)
+    stopped = kai.stopped | 1 << i
+    state.part_update(stopped=stopped, workers=_chosen(state, kai.workers, stopped, i))
     ev.append(_ev(Event, ("grey_stop", {"seat": i})))
 
 
@@ -469,10 +571,10 @@ def end_demand(state: State, ev: list[Event]) -> None:
     """Unreserved top-row cards leave at once (online notes); then the spy step, then purchase."""
     kai = state.kai
     left = [c for c in kai.top if c >= 0]
-    for s, c in enumerate(kai.top):
-        if c >= 0:
-            state.to_stock(kai.top_cargo[s])
     if left:
+        # their cubes back to the stock at once: one new stock, not one a card (~2k instructions each)
+        cargo = kai.top_cargo
+        state.to_stock([g for s, c in enumerate(kai.top) if c >= 0 for g in cargo[s]])
         ev.append(_ev(Event, ("top_discard", {"cards": [state.cat.cards[c].id for c in left]})))
         state.discard_cards(left)
     state.part_update(top=(-1,) * len(kai.top), top_cargo=((),) * len(kai.top), spy_turn=0, rpos=0)
