@@ -21,10 +21,19 @@ the race, the default, and every action played out fully, the method before), in
 review's time over the race's, in wall seconds and in CPU seconds (this process and its pool's workers: what the load
 of other programs does not change). Rows of different searches may differ in their numbers (the race drops moves).
 
+``--before DIR`` sets this tree's code against another's in the same run (DIR holds an older ``speicherstadt_lab``,
+e.g. ``git archive HEAD speicherstadt_lab | tar -x -C DIR``): each measurement runs in a fresh process of either
+code, the two alternating ``--repeat`` times, so that the load of other programs falls on both alike. Per game:
+the review's CPU seconds (that process and its pool's workers; the same review as above, ``--search`` and the first
+of ``--processes``), and the greedy player's rollouts per CPU second (the review's hybrid rollouts of
+``compare_actions`` at every 16th decision, the memos emptied and switched off: the greedy player and the rules
+alone). "× before" is the older code's figure over this code's; "same numbers" whether every number of the review
+equals the older code's (it must: a speed change may not change a number).
+
 ``--live 40`` measures the app's live analysis after a step instead (``judge_moves`` with the review's setting, as
 ``ui/app/live_panel.py`` calls it, in one process so that its memos carry over from step to step as in the kernel):
 40 positions of a 3-player greedy game (seed 5, plies 21-60) one after the other; the median CPU and wall
-milliseconds per step, and the CPU time over one reference greedy game's.
+milliseconds per step, and the CPU time over one reference greedy game's (its wall and its CPU seconds).
 """
 
 from __future__ import annotations
@@ -97,6 +106,81 @@ def live(game: str, players: int, steps: int) -> dict[str, float]:
             "median wall ms": 1000 * float(pd.Series(wall).median())}
 
 
+# Run in a fresh process of either code (``--before``): only what both have (``review``, ``compare_actions``, the
+# memos), and the results as JSON on stdout.
+_MEASURE = r"""
+import hashlib, json, resource, sys, time, warnings
+sys.path.insert(0, sys.argv[1])
+warnings.simplefilter("ignore")
+import speicherstadt_lab as sl
+from speicherstadt_lab import analysis
+from speicherstadt_lab.analysis import compare_actions
+from speicherstadt_lab.bots import greedy, make_bot
+from speicherstadt_lab.reviewing import review, review_horizon
+what, game, players, seed, processes, search = sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]), \
+    int(sys.argv[6]), sys.argv[7]
+assert sl.__file__.startswith(sys.argv[1]), sl.__file__
+rec = sl.record_game(sl.new_game(game, players=players, seed=seed),
+                     [make_bot("greedy", seed=s) for s in range(players)])
+def cpu():
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+out = {}
+if what == "review":
+    c = cpu()
+    rv = review(rec, rollouts=20, value="hybrid", progress=False, luck=False, processes=processes, search=search)
+    lk = review(rec, rollouts=20, value="hybrid", progress=False, decisions=False, processes=processes)
+    out["cpu"] = cpu() - c
+    out["numbers"] = hashlib.sha256((rv.decisions.to_json() + lk.luck.to_json()).encode()).hexdigest()
+    out["decisions"], out["supplies"] = len(rv.decisions), int(lk.luck["round"].nunique())
+else:
+    for m in (greedy._CHOICES, analysis._LEAVES):
+        m.clear()
+        m.enabled = False
+    n, c = 0, time.process_time()
+    for nd in rec.mainline()[1::16]:
+        st = nd.parent.state
+        df = compare_actions(st, rollouts=20, bot="greedy", seed=0, method="hybrid", horizon=review_horizon(st))
+        n += 20 * len(df)
+    out["cpu"], out["rollouts"] = time.process_time() - c, n
+print(json.dumps(out))
+"""
+
+
+def measure(root: Path, what: str, game: str, players: int, seed: int, processes: int, search: str
+            ) -> dict[str, object]:
+    """One measurement (``"review"`` or ``"rollouts"``) in a fresh process of the code in ``root``."""
+    import json
+    import subprocess
+
+    done = subprocess.run([sys.executable, "-c", _MEASURE, str(root), what, game, str(players), str(seed),
+                           str(processes), search], capture_output=True, text=True, check=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
+
+
+def against(before: Path, game: str, players: int, seed: int, processes: int, search: str, repeat: int
+            ) -> list[dict[str, object]]:
+    """Rows of this code and the code in ``before``, measured alternately ``repeat`` times (medians)."""
+    runs: dict[str, dict[str, list[dict[str, object]]]] = {"before": {}, "now": {}}
+    for _ in range(repeat):
+        for label, root in (("before", before), ("now", ROOT)):
+            for what in ("review", "rollouts"):
+                runs[label].setdefault(what, []).append(measure(root, what, game, players, seed, processes, search))
+    rows = []
+    for label in ("before", "now"):
+        rev, rol = runs[label]["review"], runs[label]["rollouts"]
+        rows.append({"game": game, "code": label, "processes": processes, "search": search,
+                     "review CPU s": float(pd.Series([r["cpu"] for r in rev]).median()),
+                     "decisions": rev[0]["decisions"], "supplies": rev[0]["supplies"],
+                     "greedy rollouts / CPU s": float(pd.Series([r["rollouts"] / r["cpu"] for r in rol]).median()),
+                     "same numbers": "—" if label == "before" else (
+                         "yes" if {r["numbers"] for r in rev} == {r["numbers"] for r in runs["before"]["review"]}
+                         else "NO")})
+    rows[1]["× before (review CPU)"] = rows[0]["review CPU s"] / rows[1]["review CPU s"]
+    rows[1]["× before (rollouts/s)"] = rows[1]["greedy rollouts / CPU s"] / rows[0]["greedy rollouts / CPU s"]
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", default="speicherstadt,packet_row")
@@ -108,14 +192,34 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--memo", default="on", help="'on', 'off' or 'off,on': the memos of bots/memo.py switched on/off")
     ap.add_argument("--search", default="full", help="'race', 'full' or 'race,full': how the review compares moves")
     ap.add_argument("--live", type=int, default=0, help="measure the live analysis over this many steps instead")
+    ap.add_argument("--before", type=Path, default=None,
+                    help="a directory holding an older speicherstadt_lab: set this code against it, same run")
+    ap.add_argument("--repeat", type=int, default=1, help="with --before: alternations of the two codes (medians)")
     args = ap.parse_args(argv)
     searches = args.search.split(",")
+    if args.before is not None:
+        processes = int(args.processes.split(",")[0])
+        load0 = os.getloadavg()
+        rows = []
+        for game in args.games.split(","):
+            rows += against(args.before, game, args.players, args.seed, processes, searches[0], args.repeat)
+        load = os.getloadavg()
+        print(f"The app's review (hybrid, 20 rollouts, decisions + luck) of a {args.players}-player greedy game, this "
+              f"code against {args.before}, alternating, {args.repeat} time(s) each; load average "
+              f"{load0[0]:.1f} at the start, {load[0]:.1f} {load[1]:.1f} at the end")
+        with pd.option_context("display.width", 250, "display.float_format", "{:.2f}".format):
+            print(pd.DataFrame(rows).to_string(index=False))
+        return 0
     if args.live:
         rows = []
         for game in args.games.split(","):
+            cpu = time.process_time()
             ref = reference(game, args.players, args.reference, args.seed)
-            row = {"game": game, **live(game, args.players, args.live), "greedy game s": ref}
+            ref_cpu = (time.process_time() - cpu) / args.reference  # CPU: what other programs' load changes least
+            row = {"game": game, **live(game, args.players, args.live), "greedy game s": ref,
+                   "greedy game CPU s": ref_cpu}
             row["CPU ms / greedy game s"] = row["median CPU ms"] / ref
+            row["CPU ms / greedy game CPU s"] = row["median CPU ms"] / ref_cpu
             rows.append(row)
         load = os.getloadavg()
         print(f"The live analysis after a step (judge_moves, 20 rollouts, the review's horizon), {args.players} "

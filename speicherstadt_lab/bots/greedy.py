@@ -11,7 +11,6 @@ answer on ``state.observe(seat)`` as on the full state.
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any, ClassVar
 
 import pandas as pd
@@ -27,32 +26,48 @@ _SHIP_HIT = 1 - 0.8**3
 _EPS = 0.01  # loading actions worth less than this are not worth doing: the seat ends its turn
 
 
+class _Zero(dict):  # type: ignore[type-arg]
+    """A count by key that reads 0 for a missing key (as a Counter does, without its costly set-up)."""
+
+    def __missing__(self, key: Any) -> int:
+        return 0
+
+
 class _SeatFacts:
     """One seat's holdings, read once per decision from the public surface."""
 
     __slots__ = ("chamber", "coins", "contracts", "cv", "delivers", "firemen", "hall", "has_warehouse", "kinds",
                  "missing_total", "offices", "port", "sells", "ships", "warehouse")
 
-    def __init__(self, view: Any, by_id: dict[str, Any]) -> None:
-        self.coins: int = view.coins
-        self.firemen: int = view.firemen
-        self.warehouse: list[str] = list(view.warehouse)
-        self.hall: list[str] = list(view.hall)
-        self.has_warehouse: bool = view.has_warehouse
-        self.contracts: list[tuple[Any, list[str]]] = [(by_id[c], list(p)) for c, p in view.contracts]
-        cards = [by_id[c] for c in view.cards]
-        self.offices = sum(1 for c in cards if c.kind == "counting_office")
-        self.ships = sum(1 for c in cards if c.kind == "ship")
-        self.port = any(c.kind == "port" for c in cards)
-        self.chamber = any(c.kind == "chamber_of_commerce" for c in cards)
-        self.sells: Counter[str] = Counter()
-        self.delivers: Counter[str] = Counter()  # Kaispeicher's delivery buildings: points per cube
-        for c in cards:
-            if c.kind == "merchant":
-                self.sells[c.good] += c.coins
-            elif c.kind == "delivery":
-                self.delivers[c.good] += c.points
-        self.kinds: Counter[str] = Counter(c.kind for c in cards)
+    def __init__(self, state: Any, seat: Any) -> None:
+        # Read from the rules' own seat (card indices, good indices), not from ``state.player(i)``: the view spelled
+        # every card and good out as ids for this to look them up again (~1/3 of the facts' cost; same facts).
+        goods, cat_cards = state.goods, state.cat.cards
+        self.coins: int = seat.coins
+        self.firemen: int = state.hooks.firemen(state, seat)
+        self.warehouse: list[str] = [goods[x] for x in seat.warehouse]
+        self.hall: list[str] = [goods[x] for x in seat.hall]
+        self.has_warehouse: bool = seat.warehouse_cap > 0
+        self.contracts: list[tuple[Any, list[str]]] = [(cat_cards[c], [goods[x] for x in p])
+                                                       for c, p in seat.contracts]
+        # One pass over the cards into zero-default dicts (three Counters and four passes were ~1/4 of the facts'
+        # cost in the profile of a review; the same counts).
+        sells, delivers, kinds = _Zero(), _Zero(), _Zero()
+        for ci in seat.cards:
+            c = cat_cards[ci]
+            kind = c.kind
+            kinds[kind] += 1
+            if kind == "merchant":
+                sells[c.good] += c.coins
+            elif kind == "delivery":
+                delivers[c.good] += c.points
+        self.offices = kinds["counting_office"]
+        self.ships = kinds["ship"]
+        self.port = kinds["port"] > 0
+        self.chamber = kinds["chamber_of_commerce"] > 0
+        self.sells: dict[str, int] = sells
+        self.delivers: dict[str, int] = delivers  # Kaispeicher's delivery buildings: points per cube
+        self.kinds: dict[str, int] = kinds
         self.missing_total = sum(len(c.goods) - len(p) for c, p in self.contracts)
         self.cv = 1.0
 
@@ -75,6 +90,8 @@ class SpeicherstadtHeuristic:
     # workers and the seat to move change, so the next decision reuses the seats' facts and the card values
     # (60 greedy rollouts of 3-player games: 41 -> 29 ms each; the same choices, tested).
     _last: ClassVar[tuple[tuple[Any, ...], SpeicherstadtHeuristic] | None] = None
+    # The last pile read: (the pile, its catalogue, (fires' strengths, ships, counting offices)).
+    _pile: ClassVar[tuple[Any, Any, tuple[list[int], int, int]] | None] = None
 
     def __init__(self, state: GameState) -> None:
         s: Any = state
@@ -88,7 +105,8 @@ class SpeicherstadtHeuristic:
                None if kai is None else (kai.top, kai.top_cargo, kai.reserved), *s.seats)
         last = SpeicherstadtHeuristic._last
         if last is not None and _same_inputs(last[0], key):
-            self.__dict__.update({k: v for k, v in last[1].__dict__.items() if k not in ("state", "phase", "kai")})
+            self.__dict__.update(last[1].__dict__)  # then this position's own (a filtered copy cost more)
+            self.state, self.phase, self.kai = s, s.phase, kai
             self.columns = self._columns(s)
             return
         self.n: int = s.n_players
@@ -98,13 +116,23 @@ class SpeicherstadtHeuristic:
         self.warehouse_cap: int = cat.setup["warehouse_capacity"]
         self.workers: int = s.notation.workers
         self.rounds_after = max(0, self.total_rounds - s.round)  # full rounds after the current one
-        # Public multiset of the pile (its order is hidden; only kinds and counts are used).
-        pile = [cat.cards[c] for c in s.pile]
-        self.fires_future = [c.strength for c in pile if c.kind == "fire"]
-        self.ships_future = sum(1 for c in pile if c.kind == "ship")
-        self.offices_future = sum(1 for c in pile if c.kind == "counting_office")
-        self.offer = [self.by_id[c] if c is not None else None for c in s.offer]
-        self.cargo = [list(c) for c in s.cargo]
+        # Public multiset of the pile (its order is hidden; only kinds and counts are used). The pile changes only at
+        # a supply, so its counts are kept for the last pile read (by identity: a tuple never changes); reading it
+        # afresh at every new heuristic was ~1/6 of making one in the profile of a review (the same counts).
+        hit = SpeicherstadtHeuristic._pile
+        if hit is not None and hit[0] is s.pile and hit[1] is cat:
+            self.fires_future, self.ships_future, self.offices_future = hit[2]
+        else:
+            pile = [cat.cards[c] for c in s.pile]
+            self.fires_future = [c.strength for c in pile if c.kind == "fire"]
+            self.ships_future = sum(1 for c in pile if c.kind == "ship")
+            self.offices_future = sum(1 for c in pile if c.kind == "counting_office")
+            SpeicherstadtHeuristic._pile = (s.pile, cat, (self.fires_future, self.ships_future, self.offices_future))
+        # The rules' card and good indices read directly (the ``offer`` and ``cargo`` properties spelled them out as
+        # ids and names through generators first; the same cards and lists).
+        goods, cards = s.goods, cat.cards
+        self.offer = [cards[c] if c >= 0 else None for c in s.offer_idx]
+        self.cargo = [[goods[g] for g in cs] for cs in s.cargo_idx]
         # Kaispeicher: the top row and the reservation column follow the water spaces as "virtual spaces"
         # so every card is valued the same way; they have no building spaces (empty columns).
         self.top_at = self.res_at = len(self.offer)
@@ -119,18 +147,24 @@ class SpeicherstadtHeuristic:
         self._seats: list[_SeatFacts | None] = [None] * self.n
         self._base_cv = 0.05 if self.rounds_after == 0 else min(1.0, 0.35 + 0.2 * self.rounds_after)
         self._values: dict[tuple[int, int], float] = {}
+        self._theirs: dict[tuple[int, int], list[tuple[float, float]]] = {}  # (seat, space): the others' (value, cv)
+        self._rivals: dict[tuple[int, int, int], tuple[int, float]] = {}  # (seat, space, workers): (hot, rivals)
+        self._chance: dict[tuple[int, bool], float] = {}  # good_chance by its arguments
+        self._needed: dict[tuple[int, str], bool] = {}  # needed by its arguments
         SpeicherstadtHeuristic._last = (key, self)
 
     def _columns(self, s: Any) -> list[list[int]]:
         """Per (virtual) space, the seats of the workers above it, lowest first."""
-        columns = [list(c) for c in s.workers]
+        # The rules' columns read directly (``s.workers`` made a tuple of tuples through generators first, which
+        # was ~1/3 of making a heuristic in the profile of a review; the same lists).
+        columns = [[w & 7 for w in c] for c in s.columns]
         return columns + [[] for _ in range(len(self.offer) - len(columns))]
 
     def seat(self, i: int) -> _SeatFacts:
         """Seat ``i``'s facts (read on first use: most decisions need only the mover's)."""
         f = self._seats[i]
         if f is None:
-            f = _SeatFacts(self.state.player(i), self.by_id)
+            f = _SeatFacts(self.state, self.state.seats[i])
             f.cv = max(self._base_cv, 1.0) if f.chamber else self._base_cv
             self._seats[i] = f
         return f
@@ -158,9 +192,14 @@ class SpeicherstadtHeuristic:
 
     def good_chance(self, seat: int, include_current: bool) -> float:
         """Chance the seat gets one specific missing good in time; lower when it needs many goods."""
-        f = self.seat(seat)
-        load = max(1.0, f.missing_total / 4)
-        return 1 - (1 - _SHIP_HIT) ** (self.expected_ships(seat, include_current) / load)
+        # Remembered per seat (and phase: the heuristic's inputs are the same): asked ~3 times a valuing (same value).
+        key = (seat, include_current)
+        p = self._chance.get(key)
+        if p is None:
+            f = self.seat(seat)
+            load = max(1.0, f.missing_total / 4)
+            p = self._chance[key] = 1 - (1 - _SHIP_HIT) ** (self.expected_ships(seat, include_current) / load)
+        return p
 
     def contract_value(self, seat: int, card: Any, placed: list[str], include_current: bool = True) -> float:
         """Points expected from a contract: its VP times the chance of filling what it still needs."""
@@ -188,10 +227,14 @@ class SpeicherstadtHeuristic:
 
     def needed(self, seat: int, good: str) -> bool:
         """Whether an open contract of the seat still lacks ``good`` beyond the cubes it holds."""
-        f = self.seat(seat)
-        held = (f.warehouse + f.hall).count(good)
-        missing = sum(c.goods.count(good) - p.count(good) for c, p in f.contracts)
-        return missing > held
+        key = (seat, good)  # remembered as ``good_chance`` (asked for every cube move of a loading decision)
+        hit = self._needed.get(key)
+        if hit is None:
+            f = self.seat(seat)
+            held = (f.warehouse + f.hall).count(good)
+            missing = sum(c.goods.count(good) - p.count(good) for c, p in f.contracts)
+            hit = self._needed[key] = missing > held
+        return hit
 
     def store_value(self, seat: int, good: str) -> float:
         """A cube in the warehouse: 1 VP at the end, more if a contract still needs it."""
@@ -403,6 +446,8 @@ class SpeicherstadtHeuristic:
         left_others = self.n * self.workers - placed - (self.workers - mine_placed)
         f = self.seat(me)
         committed = sum(len(c) for c in self.columns if c and c[0] == me)
+        others = [i for i in range(self.n) if i != me]
+        card_value = self.card_value
         out = []
         for a in actions:
             if a.kind in ("reserve", "break", "stop"):
@@ -415,8 +460,19 @@ class SpeicherstadtHeuristic:
             if card is None:
                 out.append(-1.0)
                 continue
-            # Others likely to join above me: seats that would still want the card at a higher price.
-            hot = sum(1 for i in range(self.n) if i != me and self.surplus(i, s, pos + 2) > 0.5)
+            # The other seats' value of the card and of a coin, read once for both sums below and kept for the
+            # phase's later decisions (``surplus`` twice per seat cost ~1/3 of valuing a demand decision in the
+            # profile of a review; the same numbers).
+            both = self._rivals.get((me, s, pos))
+            if both is None:
+                theirs = self._theirs.get((me, s))
+                if theirs is None:
+                    theirs = self._theirs[(me, s)] = [(card_value(i, s), self.seat(i).cv) for i in others]
+                # Others likely to join above me: seats that would still want the card at a higher price.
+                hot = sum(1 for v, cv in theirs if v - cv * (pos + 2) > 0.5)
+                rivals = max((v - cv * (pos + 1) for v, cv in theirs), default=0.0)
+                both = self._rivals[(me, s, pos)] = (hot, rivals)
+            hot, rivals = both
             extra = min(hot, 2) * min(1.0, left_others / max(1, self.n)) * 0.5
             final_len = pos + 1 + extra
             my_price = final_len - pos
@@ -435,7 +491,6 @@ class SpeicherstadtHeuristic:
             if f.coins - committed < my_price:
                 p_get *= 0.3
             gain = self.card_value(me, s) - f.cv * my_price
-            rivals = max((self.surplus(i, s, pos + 1) for i in range(self.n) if i != me), default=0.0)
             # Worth a worker only if I would buy at the expected price; taking it also denies rivals.
             out.append(deny + (p_get * (gain + 0.15 * max(0.0, rivals)) if gain > 0 else 0.0))
         return out
@@ -546,32 +601,36 @@ _HEURISTICS: dict[str, tuple[Any, Any]] = {}
 _CHOICES = DecisionMemo(12_000)
 
 
-def _memo_key(state: GameState) -> Any:
-    """The key ``act`` remembers the choice at ``state`` by: the game's heuristic class (so another heuristic
-    registered for the game never reads this one's choices) and the public key; None where nothing is remembered: a
-    heuristic not looked up yet, or one that says ``memo = False``. Packet Row's does: its rollouts draw cards all
-    along and a fair rollout resamples the other seats' secret contracts, so a review's rollouts found 108 remembered
-    choices in 29,834 (2,223 keyed by the mover's observation), less than a key costs."""
+def _heuristic_class(state: GameState) -> Any:
+    """The heuristic class the game's plugin declares (its "heuristic" capability), looked up once per registration;
+    ValueError for a game that declares none."""
+    info = get_game(state.game)
     hit = _HEURISTICS.get(state.game)
-    if hit is None or hit[0] is not get_game(state.game) or not getattr(hit[1], "memo", True):
+    if hit is not None and hit[0] is info:
+        return hit[1]
+    cls = info.capability("heuristic")
+    if cls is None:
+        raise ValueError(f"bot: the greedy bot needs a heuristic, and {state.game!r} declares none "
+                         "(its GameInfo has no 'heuristic' capability); use the random or MCTS bot")
+    _HEURISTICS[state.game] = (info, cls)
+    return cls
+
+
+def _memo_key(state: GameState, cls: Any) -> Any:
+    """The key ``act`` remembers the choice at ``state`` by: the game's heuristic class ``cls`` (so another heuristic
+    registered for the game never reads this one's choices) and the public key; None where nothing is remembered: a
+    heuristic that says ``memo = False``. Packet Row's does: its rollouts draw cards all along and a fair rollout
+    resamples the other seats' secret contracts, so a review's rollouts found 108 remembered choices in 29,834 (2,223
+    keyed by the mover's observation), less than a key costs."""
+    if not getattr(cls, "memo", True):
         return None
     key = public_key(state)
-    return None if key is None else (hit[1], key)
+    return None if key is None else (cls, key)
 
 
 def heuristic_for(state: GameState) -> Any:
     """The heuristic the game's plugin declares (its "heuristic" capability), for ``state``."""
-    info = get_game(state.game)
-    hit = _HEURISTICS.get(state.game)
-    if hit is not None and hit[0] is info:
-        return hit[1](state)
-    cls = info.capability("heuristic")
-    if cls is not None:
-        _HEURISTICS[state.game] = (info, cls)
-    if cls is None:
-        raise ValueError(f"bot: the greedy bot needs a heuristic, and {state.game!r} declares none "
-                         "(its GameInfo has no 'heuristic' capability); use the random or MCTS bot")
-    return cls(state)
+    return _heuristic_class(state)(state)
 
 
 class GreedyBot:
@@ -613,10 +672,12 @@ class GreedyBot:
         # public key (~10 µs against ~0.5-1 ms for valuing the actions), and a tie is still drawn from ``rng``, so the
         # moves are the very same. Rollouts replay positions often (the 20 of an action share every move up to the
         # next draw; neighbouring decisions of a review pass through each other's): measured in docs/review.md.
-        key = _memo_key(state)
+        # (The class looked up once for the key and the values: the registry was read twice a move before.)
+        cls = _heuristic_class(state)
+        key = _memo_key(state, cls)
         ties = _CHOICES.get(key) if key is not None else None
         if ties is None:
-            values = heuristic_for(state).action_values(actions)
+            values = cls(state).action_values(actions)
             best = max(values)
             ties = tuple([a for a, v in zip(actions, values, strict=True) if v >= best - 1e-9])
             if key is not None:

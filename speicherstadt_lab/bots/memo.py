@@ -89,13 +89,25 @@ def _keyer(cls: type) -> Callable[[Any], tuple[Any, ...]]:
             out.append(pair[1])
         return tuple(out)
 
+    # The contexts read by one attrgetter and named by their ids, pinned once per combination seen (a comprehension
+    # calling ``identity`` on each was ~1/5 of a key in the profile of a review; the same ids).
+    get_contexts = operator.attrgetter(*contexts) if len(contexts) > 1 else (
+        (lambda st, n=contexts[0]: (getattr(st, n),)) if contexts else (lambda st: ()))
+    pinned: set[tuple[int, ...]] = set()
+
     def key(st: Any) -> tuple[Any, ...]:
+        objs = get_contexts(st)
+        ids = tuple(map(id, objs))
+        if ids not in pinned:
+            for o in objs:
+                identity(o)
+            pinned.add(ids)
         return (get_plain(st),
-                tuple([identity(getattr(st, n)) for n in contexts]),
+                ids,
                 multisets(st),
                 tuple([tuple(getattr(st, n)) for n in lists]),
                 tuple([None if (p := getattr(st, n)) is None else fields_getter(p) for n in parts]),
-                tuple([fields_getter(s) for s in st.seats]))
+                tuple(map(fields_getter, st.seats)))
 
     return key
 

@@ -26,43 +26,69 @@ class PacketRowHeuristic:
     _deck_sizes: ClassVar[dict[str, tuple[int, ...]]] = {}
     #: The greedy player remembers no choices here (``greedy._memo_pays``: the positions of rollouts hardly repeat).
     memo: ClassVar[bool] = False
-    # contracts_value by catalogue, then (hand, ships, progress, final): a pure function of these, asked ~11 times a
-    # decision for mostly the same hands (every action's holdings, every rollout from the same position). Remembering
-    # it made the greedy bot ~1.6x faster in the review's rollouts (profile in docs/review.md); the same values.
-    _contracts_memo: ClassVar[dict[str, dict[tuple[Any, ...], float]]] = {}
+    # By catalogue, then (progress, final): that stage's costs and weights and contracts_value by (hand, ships), a
+    # pure function of these, asked ~11 times a decision for mostly the same hands (every action's holdings, every
+    # rollout from the same position). Remembering it made the greedy bot ~1.6x faster in the review's rollouts
+    # (profile in docs/review.md); the same values. Each entry also holds the hand's money cards' sum, weighted
+    # building points and bankers (``_held``).
+    # ``_contracts_count``: the entries held (all are dropped at ``_MEMO_SIZE``).
+    _contracts_memo: ClassVar[dict[str, dict[tuple[float, bool], tuple[Any, ...]]]] = {}
+    _contracts_count: ClassVar[list[int]] = [0]
     _MEMO_SIZE: ClassVar[int] = 200_000
     # (money cards' sum, building points, bankers) by catalogue, then hand (``holdings_value``)
     _hand_memo: ClassVar[dict[str, dict[tuple[int, ...], tuple[int, int, int]]]] = {}
+    # ``_shape`` by catalogue, then (hand, ships); emptied at ``_SHAPES_SIZE`` entries (a kernel's memory: its entries
+    # are larger than the worths')
+    _SHAPES_SIZE: ClassVar[int] = 50_000
+    _shape_memo: ClassVar[dict[str, dict[tuple[Any, ...], tuple[Any, ...]]]] = {}
+    # ``_context`` by (catalogue, players, notation)
+    _contexts: ClassVar[dict[tuple[Any, ...], tuple[Any, tuple[Any, ...]]]] = {}
     # ``_progress`` by (catalogue, players, the decks' lengths)
     _progress_memo: ClassVar[dict[tuple[Any, ...], float]] = {}
 
     def __init__(self, state: Any) -> None:
         self.state = state
         nt = self.nt = state.nt
-        self.n: int = state.n_players
+        n = self.n = state.n_players
         self.seat: int | None = state.to_move
-        self.progress = self._progress(state)
-        p = self.progress
-        self.final = state.phase in ("final", "over")
-        self.unit_cost = 4.0 + 10.0 * p  # what a missing goods unit will cost (dearer and rarer late)
-        self.ship_cost = 3.0 + 12.0 * p
-        self.spare = 0.0 if self.final else 1.0 - p  # weight of cards not (yet) needed for a contract
-        self.building_weight = _DPV / (1.0 + 0.6 * (1.0 - p))
-        self.kind, self.good, self.dest = nt.kind, nt.good, nt.dest
-        self.amount = nt.tables.amount
-        points = nt.banker_points[self.n]
-        self.banker_points = points
-        self.banker_mean = sum(points) / self.n
-        memo = PacketRowHeuristic._contracts_memo.get(nt.cat.digest)
-        if memo is None or len(memo) > self._MEMO_SIZE:
-            memo = PacketRowHeuristic._contracts_memo[nt.cat.digest] = {}
-        self._memo = memo
-        parts = PacketRowHeuristic._hand_memo.get(nt.cat.digest)
-        if parts is None:
-            parts = PacketRowHeuristic._hand_memo[nt.cat.digest] = {}
-        self._hand_parts = parts
+        p = self.progress = self._progress(state)
+        final = self.final = state.phase in ("final", "over")
+        # Made at every move of a rollout: what depends only on the catalogue and player count (``_context``) and
+        # on (progress, final) is looked up, not recomputed (the set-up was ~1/10 of the heuristic, measured).
+        (self.kind, self.good, self.dest, self.amount, self.banker_points, self.banker_mean, self._hand_parts,
+         self._shapes, memo) = self._context(nt, n)
+        if PacketRowHeuristic._contracts_count[0] > self._MEMO_SIZE:
+            memo.clear()
+            PacketRowHeuristic._contracts_count[0] = 0
+        # the contracts' worth at this (progress, final) by (hand, ships): a 2-tuple key instead of a 4-tuple made in
+        # each of the ~7 holdings valued a move
+        hit = memo.get((p, final))
+        if hit is None:
+            hit = memo[(p, final)] = (
+                4.0 + 10.0 * p,  # what a missing goods unit will cost (dearer and rarer late)
+                3.0 + 12.0 * p,  # a missing ship
+                0.0 if final else 1.0 - p,  # weight of cards not (yet) needed for a contract
+                _DPV / (1.0 + 0.6 * (1.0 - p)),  # dollars per building point
+                {})
+        self.unit_cost, self.ship_cost, self.spare, self.building_weight, self._worth = hit
+        self._cash: float | None = None  # the value of any cash action at this position (``_cash_value``)
         # every seat's money with its money cards (``state._wealth``), the cards' sum read from the hand memo
-        self.wealth = [s.money + self._parts(s.hand)[0] for s in state.seats]
+        parts = self._hand_parts
+        self.wealth = [s.money + (parts.get(s.hand) or self._parts(s.hand))[0] for s in state.seats]
+
+    @classmethod
+    def _context(cls, nt: Any, n: int) -> tuple[Any, ...]:
+        """What the heuristic reads of a catalogue at a player count, and its memos (made once)."""
+        key = (nt.cat.digest, n, id(nt))
+        hit = cls._contexts.get(key)
+        if hit is None or hit[0] is not nt:
+            digest = nt.cat.digest
+            points = nt.banker_points[n]
+            hit = cls._contexts[key] = (nt, (
+                nt.kind, nt.good, nt.dest, nt.tables.amount, points, sum(points) / n,
+                cls._hand_memo.setdefault(digest, {}), cls._shape_memo.setdefault(digest, {}),
+                cls._contracts_memo.setdefault(digest, {})))
+        return hit[1]
 
     @classmethod
     def _progress(cls, state: Any) -> float:
@@ -89,13 +115,40 @@ class PacketRowHeuristic:
 
     def contracts_value(self, hand: tuple[int, ...], ships: tuple[int, ...]) -> float:
         """Contracts by what they pay less what is missing; spare items a little (dollars)."""
-        key = (tuple(hand), tuple(ships), self.progress, self.final)
-        value = self._memo.get(key)
-        if value is None:
-            value = self._memo[key] = self._contracts_value(hand, ships)
-        return value
+        return self._held(tuple(hand), tuple(ships))[3]
+
+    def _held(self, hand: tuple[int, ...], ships: tuple[int, ...]) -> tuple[int, float, int, float]:
+        """(money cards' sum, building points × weight, bankers, contracts' worth) of a hand and ships, remembered."""
+        key = (hand, ships)
+        hit = self._worth.get(key)
+        if hit is None:
+            cash, vp, bankers = self._parts(hand)
+            hit = self._worth[key] = (cash, self.building_weight * vp, bankers, self._contracts_value(hand, ships))
+            PacketRowHeuristic._contracts_count[0] += 1
+        return hit
 
     def _contracts_value(self, hand: tuple[int, ...], ships: tuple[int, ...]) -> float:
+        # What the contracts lack does not depend on how far the game is (``_shape``, remembered by hand and ships:
+        # the worth's memo is per progress and missed ~1 holdings in 5); only this sum does, in the same order.
+        shape = self._shapes.get((hand, ships))
+        if shape is None:
+            shape = self._shape(hand, ships)
+        contracts, units, gold, ships_left, helpers, assistants = shape
+        total = 0.0
+        final, unit_cost, ship_cost = self.final, self.unit_cost, self.ship_cost
+        for pays, need, ship_missing in contracts:
+            if not need and not ship_missing:
+                total += 0.97 * pays
+            elif not final:
+                total += 0.75 * max(0.0, pays - need * unit_cost - ship_missing * ship_cost)
+        spare = self.spare
+        if spare:
+            total += spare * (1.2 * units + 1.2 * gold + 1.5 * ships_left + 2.0 * helpers + 2.5 * assistants)
+        return total
+
+    def _shape(self, hand: tuple[int, ...], ships: tuple[int, ...]) -> tuple[Any, int, int, int, int, int]:
+        """((pays, units still needed, ship missing) per contract, dearest first; then the spare goods units, gold
+        bars, ships, captains and merchants, and assistants) of a hand and ships, remembered."""
         kind, good, dest, amount, pays = self.kind, self.good, self.dest, self.amount, self.nt.pays
         contracts = sorted((c for c in hand if kind[c] == "contract"), key=lambda c: -pays[c])
         units = [0] * len(self.nt.goods)
@@ -117,7 +170,7 @@ class PacketRowHeuristic:
                 assistants += 1
         ship_dests = [dest[s] for s in ships]
         served: set[int] = set()
-        total = 0.0
+        shape: list[tuple[int, int, int]] = []
         for c in contracts:
             g, need = good[c], amount[c]
             use = min(units[g], need)
@@ -147,15 +200,12 @@ class PacketRowHeuristic:
                 served.add(d)
             else:
                 ship_missing = 1
-            if not need and not ship_missing:
-                total += 0.97 * pays[c]
-            elif not self.final:
-                total += 0.75 * max(0.0, pays[c] - need * self.unit_cost - ship_missing * self.ship_cost)
-        spare = self.spare
-        if spare:
-            total += spare * (1.2 * sum(units) + 1.2 * gold + 1.5 * len(ship_dests)
-                              + 2.0 * (captains + merchants) + 2.5 * assistants)
-        return total
+            shape.append((pays[c], need, ship_missing))
+        out = (tuple(shape), sum(units), gold, len(ship_dests), captains + merchants, assistants)
+        if len(self._shapes) > self._SHAPES_SIZE:
+            self._shapes.clear()
+        self._shapes[(hand, ships)] = out
+        return out
 
     def holdings_value(self, money: int, hand: tuple[int, ...], ships: tuple[int, ...], seat: int) -> float:
         """What a seat's money, hand and ships are worth in dollars (money cards, buildings' points, the contracts'
@@ -163,9 +213,12 @@ class PacketRowHeuristic:
         # A hand's money cards, building points and bankers (whole numbers) are remembered by hand, as its contracts'
         # worth is: this loop was the largest single cost of Packet Row's greedy player (39 of 153 s of its live
         # analysis, profiled; 388k calls for 55k choices). The same sums, so the same values.
-        cash, vp, bankers = self._hand_parts.get(hand) or self._parts(hand)
+        # Now with the contracts' worth and the weighted building points in the same memo entry, by (hand, ships) for
+        # this (progress, final): one look-up a holdings instead of two and a call (the heuristic's cut, measured
+        # in docs/review.md). The same numbers in the same order, so the same values.
+        cash, vp_worth, bankers, worth = self._worth.get((hand, ships)) or self._held(hand, ships)
         wealth = money + cash
-        value = wealth + self.building_weight * vp + self.contracts_value(hand, ships)
+        value = wealth + vp_worth + worth
         if bankers:
             richer = sum(1 for i, w in enumerate(self.wealth) if i != seat and w > wealth)
             now = self.banker_points[richer] if richer < len(self.banker_points) else 0
@@ -215,7 +268,9 @@ class PacketRowHeuristic:
             elif k == "fulfil":
                 v = self._fulfil_value(a, s, base)
             elif k == "cash":
-                v = self._cash_value(a, s)
+                # every cash action has the same value (``_cash_value`` reads the position only): valued once
+                # (cProfile of the live analysis: 1.44 cash valuations a choice before, at most 1 now)
+                v = self._cash if self._cash is not None else self._cash_value(a, s)
             elif k == "choose":
                 b = self.nt.board_index[a.args[0]]
                 v = self.board_value(b, s, base, others=st.phase == "choose" or not st._others_all_took())
@@ -236,11 +291,12 @@ class PacketRowHeuristic:
         if assistant:
             hand = list(hand)
             hand.remove(nt.single["assistant"])
+            hand = tuple(hand)
         if self.kind[c] == "ship":
             ships = (*ships, c)
         else:
             hand = (*hand, c)
-        return self.holdings_value(s.money - nt.cost[c], tuple(hand), tuple(ships), self.seat) - base
+        return self.holdings_value(s.money - nt.cost[c], hand, ships, self.seat) - base
 
     def _take_value(self, a: Action, s: Any, base: float) -> float:
         st, nt = self.state, self.nt
@@ -251,9 +307,19 @@ class PacketRowHeuristic:
 
     def board_value(self, b: int, s: Any, base: float, others: bool) -> float:
         """What the mover may expect from a board: its best cards, the best ones likely gone to others first."""
-        cost = self.nt.cost
-        gains = sorted((self.card_gain(c, s, base) for c in self.state.current[b] if c >= 0 and cost[c] <= s.money),
-                       reverse=True)
+        nt = self.nt
+        cost, kind, money, hand, ships, seat = nt.cost, self.kind, s.money, s.hand, s.ships, self.seat
+        # card_gain written out (no assistant here): 257,785 boards valued in 112,707 choices (cProfile, live), each
+        # a call less per card
+        value = self.holdings_value
+        gains = []
+        for c in self.state.current[b]:
+            if c >= 0 and cost[c] <= money:
+                if kind[c] == "ship":
+                    gains.append(value(money - cost[c], hand, (*ships, c), seat) - base)
+                else:
+                    gains.append(value(money - cost[c], (*hand, c), ships, seat) - base)
+        gains.sort(reverse=True)
         gains = [max(0.0, g) for g in gains] + [0.0, 0.0, 0.0]
         if not others:
             return gains[0]
@@ -287,18 +353,24 @@ class PacketRowHeuristic:
         if st.to_move == st.hm and st._others_all_took():
             boards += st._open_boards()
         richer = _Money(s, extra)
+        cost, money = nt.cost, s.money
+        cards = [c for b in boards for c in st.current[b] if c >= 0 and money < cost[c] <= richer.money]
+        # most often nothing becomes affordable: then the richer holdings are not valued (with the cash cut: 1.14
+        # of these a choice before, 0.70 now, and 7.4 holdings valued a choice before, 6.1 now; cProfile, live)
+        if not cards:
+            return 0.0
         base = self.holdings_value(richer.money, s.hand, s.ships, self.seat)
-        gains = [self.card_gain(c, richer, base) for b in boards for c in st.current[b]
-                 if c >= 0 and s.money < nt.cost[c] <= richer.money]
-        return max(gains, default=0.0)
+        return max(self.card_gain(c, richer, base) for c in cards)
 
     def _cash_value(self, a: Action, s: Any) -> float:
         """Cash a money card only when the money buys a card on the board being decided on."""
-        st, nt = self.state, self.nt
+        st = self.state
         if st.phase != "decide":
+            self._cash = -0.1
             return -0.1
-        extra = sum(nt.value[c] for c in s.hand if self.kind[c] == "money")
-        return 0.5 if self._affordable_gain(s, extra) > 1.0 else -0.1
+        extra = self._parts(s.hand)[0]  # the money cards' sum, remembered by hand
+        self._cash = 0.5 if self._affordable_gain(s, extra) > 1.0 else -0.1
+        return self._cash
 
 
 class _Money:

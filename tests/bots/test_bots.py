@@ -271,7 +271,7 @@ def test_the_greedy_heuristic_reused_between_decisions_values_as_a_fresh_one(exp
                 warm = heuristic_for(view)
                 reused += warm._values is not None and SpeicherstadtHeuristic._last[1] is not warm
                 values = warm.action_values(actions)
-                SpeicherstadtHeuristic._last = None
+                SpeicherstadtHeuristic._last = SpeicherstadtHeuristic._pile = None
                 assert heuristic_for(view).action_values(actions) == values
             state = state.apply(bots[state.to_move].choose(state.observe(state.to_move)))
     assert reused > 100  # the reuse did happen

@@ -74,6 +74,8 @@ class Notation(BaseNotation):
         self._fulfil_act: dict[Option, Action] = {}
         self.hand_cache: dict[tuple[Any, ...], tuple[tuple[Option, ...], tuple[Action, ...]]] = {}
         self.secret_cache: dict[tuple[Any, ...], bool] = {}  # State._secret_may_fulfil by open cards and pool
+        # State._option_parts' hand part by hand: (the cash actions, whether it holds a secret starting contract)
+        self.tail_cache: dict[tuple[int, ...], tuple[tuple[Action, ...], bool]] = {}
         # per card type: its part in a fulfilment (the hot path reads hands through this)
         self.role = tuple(ROLE_START if c.start else ROLES.get(c.kind, 0) for c in cards)
         slots = max(self.current_size.values()) + 1, self.future_size + 1

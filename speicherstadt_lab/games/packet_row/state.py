@@ -244,7 +244,8 @@ class State(BaseState, game="packet_row", title="Packet Row", state_format=STATE
     # -- legal actions --------------------------------------------------------------------------
 
     def _has_cards(self, b: int) -> bool:
-        return any(c >= 0 for c in self.current[b])
+        # max() in C rather than any() over a generator (an empty slot is -1): ~4x cheaper, asked ~8 times a move
+        return max(self.current[b], default=-1) >= 0
 
     def _others_all_took(self) -> bool:
         hm = self.hm
@@ -252,7 +253,8 @@ class State(BaseState, game="packet_row", title="Packet Row", state_format=STATE
 
     def _open_boards(self) -> list[int]:
         """Boards the harbour master may still choose: not chosen this round, a card in the current supply."""
-        return [b for b in range(len(BOARDS)) if b not in self.chosen and self._has_cards(b)]
+        chosen = self.chosen
+        return [b for b, row in enumerate(self.current) if b not in chosen and max(row, default=-1) >= 0]
 
     def _take_actions(self, b: int, s: Seat) -> list[Action]:
         nt = self.nt
@@ -292,19 +294,25 @@ class State(BaseState, game="packet_row", title="Packet Row", state_format=STATE
                 out += self._take_actions(self.board, s)
                 rest = self._open_boards()
                 out += [nt.CHOOSE[b] for b in rest] if rest else [nt.PASS]
-        role = nt.role
-        secret = False
-        values = []
-        for c in s.hand:
-            r = role[c]
-            if r == ROLE_MONEY:
-                values.append(nt.value[c])
-            elif r == ROLE_START:
-                secret = True
         if ph == "final":
             return out, [nt.DONE], False
-        tail = [nt.cash(v) for v in sorted(set(values))] if values else []
-        return out, tail, secret
+        # the cash actions and the secret, remembered by hand (the hand's loop was ~1/4 of the legal actions' cost)
+        hit = nt.tail_cache.get(s.hand)
+        if hit is None:
+            role = nt.role
+            secret = False
+            values = []
+            for c in s.hand:
+                r = role[c]
+                if r == ROLE_MONEY:
+                    values.append(nt.value[c])
+                elif r == ROLE_START:
+                    secret = True
+            hit = (tuple(nt.cash(v) for v in sorted(set(values))), secret)
+            if len(nt.tail_cache) > 50000:
+                nt.tail_cache.clear()
+            nt.tail_cache[s.hand] = hit
+        return out, list(hit[0]), hit[1]
 
     def _hand_parts(self, s: Seat, public: bool) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int, int]:
         """(contracts, goods and gold, ship destinations, captains, merchants) of a hand (``public``: without

@@ -70,6 +70,8 @@ class Notation(BaseNotation):
         self.PLACE = [self.act("place", i) for i in range(16)]
         self.PLACE_ALL = [tuple(self.PLACE[:k]) for k in range(17)]
         self._hall: dict[tuple[Any, ...], tuple[Action, ...]] = {}
+        self.loading: dict[tuple[Any, ...], tuple[Action, ...]] = {}  # State._loading_actions' base actions by key
+        self.card_sums: dict[tuple[int, ...], tuple[int, ...]] = {}  # State.score_breakdown's sums by a seat's cards
         self.needs: tuple[tuple[int, ...], ...] = ()  # per card index, goods a contract takes, by good index
         self.kinds: tuple[str, ...] = ()  # per card index, its kind
         self.of_kind: dict[str, frozenset[int]] = {}  # per kind, the indices of its cards
@@ -322,6 +324,25 @@ class State(BaseState, game="speicherstadt", title="Speicherstadt", state_format
     def _loading_actions(self) -> tuple[Action, ...]:
         i = (self.first + self.loading_turn) % self.n_players
         seat = self.seats[i]
+        nt = self.notation
+        k_convert = seat.k_convert or nt.k_convert
+        in_stock = tuple([x > 0 for x in self.stock]) if len(self.dock) >= min(k_convert, nt.k_sell) else None
+        # The base game's loading actions are a function of these (per catalogue: the notation's cache): remembered,
+        # they cost a key instead of the lists below (the actions were ~5% of a review's profile; the same actions).
+        key = (seat.contracts, seat.sells, seat.warehouse, seat.hall, seat.warehouse_cap, k_convert, self.dock,
+               self.moved, in_stock)
+        base = nt.loading.get(key)
+        if base is None:
+            base = self._base_loading_actions(seat, k_convert, in_stock)
+            if len(nt.loading) >= 20000:  # bounded (a few MB), started afresh when full
+                nt.loading.clear()
+            nt.loading[key] = base
+        return self.hooks.loading_end(self, i, seat, list(base))
+
+    def _base_loading_actions(self, seat: Seat, k_convert: int, in_stock: tuple[bool, ...] | None
+                              ) -> tuple[Action, ...]:
+        """The base game's loading actions of ``seat`` (``in_stock``: the goods the stock holds, None when the dock
+        is too small for the market hall), before the hooks' ``loading_end``."""
         goods = self.goods
         dock = self.dock
         out: list[Action] = []
@@ -349,10 +370,9 @@ class State(BaseState, game="speicherstadt", title="Speicherstadt", state_format
         for g in sorted(set(seat.hall)):
             if not moved >> _bit(_IN, _HALL, g, ng) & 1 and self._take_useful(seat, g, "hall"):
                 out.append(act("take", goods[g], "hall"))
-        k_convert = seat.k_convert or nt.k_convert
-        if len(dock) >= min(k_convert, nt.k_sell):
-            out.extend(nt.hall_actions(dock, tuple(x > 0 for x in self.stock), k_convert, nt.k_sell))
-        return self.hooks.loading_end(self, i, seat, out)
+        if in_stock is not None:
+            out.extend(nt.hall_actions(dock, in_stock, k_convert, nt.k_sell))
+        return tuple(out)
 
     def _loading_end(self, i: int, seat: Seat, out: list[Action]) -> tuple[Action, ...]:
         """The base game's loading actions are complete with ``done``."""
@@ -864,8 +884,21 @@ class State(BaseState, game="speicherstadt", title="Speicherstadt", state_format
         s = self.seats[seat]
         cards = [self.cat.cards[c] for c in s.cards]
         table = self.cat.setup["counting_office_points"]
-        offices = sum(1 for c in cards if c.kind == "counting_office")
-        ships = sum(1 for c in cards if c.kind == "ship")
+        # What the cards add up to, remembered by the seat's cards (per catalogue: the notation's cache); seven
+        # passes over the cards were ~3/4 of a score in the profile of a review, a score ~3% of it (the same sums).
+        nt = self.notation
+        sums = nt.card_sums.get(s.cards)
+        if sums is None:
+            sums = (sum(1 for c in cards if c.kind == "counting_office"), sum(1 for c in cards if c.kind == "ship"),
+                    sum(c.vp for c in cards if c.kind == "merchant"),
+                    sum(c.vp_per_good for c in cards if c.kind == "warehouse"),
+                    sum(c.vp for c in cards if c.kind == "building"),
+                    sum(c.vp_per_coin for c in cards if c.kind == "chamber_of_commerce"),
+                    sum(c.vp_per_ship for c in cards if c.kind == "port"))
+            if len(nt.card_sums) >= 10000:  # bounded, started afresh when full
+                nt.card_sums.clear()
+            nt.card_sums[s.cards] = sums
+        offices, ships, merchants, per_good, buildings, per_coin, per_ship = sums
         contracts = 0
         for ci, placed in s.contracts:
             card = self.cat.cards[ci]
@@ -874,12 +907,12 @@ class State(BaseState, game="speicherstadt", title="Speicherstadt", state_format
         out = {
             "fires": s.track,
             "contracts": contracts,
-            "merchants": sum(c.vp for c in cards if c.kind == "merchant"),
+            "merchants": merchants,
             "counting_offices": table[min(offices, len(table) - 1)],
-            "warehouse": sum(c.vp_per_good for c in cards if c.kind == "warehouse") * len(s.warehouse),
-            "buildings": sum(c.vp for c in cards if c.kind == "building"),
-            "chamber_of_commerce": sum(c.vp_per_coin for c in cards if c.kind == "chamber_of_commerce") * s.coins,
-            "port": sum(c.vp_per_ship for c in cards if c.kind == "port") * ships,
+            "warehouse": per_good * len(s.warehouse),
+            "buildings": buildings,
+            "chamber_of_commerce": per_coin * s.coins,
+            "port": per_ship * ships,
         }
         out.update(self.hooks.score_extras(self, s, cards))
         return out
@@ -1087,7 +1120,8 @@ class State(BaseState, game="speicherstadt", title="Speicherstadt", state_format
             setattr(part, name, value)
 
     def set_part(self, part: Any) -> None:
-        """A new expansion's part of this position (a round's start), owned by this state."""
+        """A new expansion's part of this position (a round's start, or a copy with a rule's changes made at once),
+        owned by this state."""
         part._gen = self._gen
         self.kai = part
 

@@ -8,7 +8,10 @@ cannot see), and the seats' table is every seat's outlook after the top action, 
 mover's row is the first best move's numbers, never a second opinion beside them (the table used to be the quick
 judgement of the position for a spectator, and read 26% beside best moves of 52%). A tenth of a second to half a
 second a position. It runs in its own background thread, and a new step cancels the one before. A toggle turns it
-off. The page's sign that it is done: the panel's ``.ssl-live`` element carries ``data-ply`` of the node shown.
+off. Where the full judgement takes long (Packet Row's, ~0.4 s), a first look from the first ``LIVE_FIRST`` of the
+very same play-outs is shown meanwhile, with its own (wider) intervals and a line saying so (``.ssl-live-first``,
+``data-first-ply``); the full numbers then replace it and are today's exactly. The page's sign that it is done: the
+panel's ``.ssl-live`` element carries ``data-ply`` of the node shown.
 """
 
 from __future__ import annotations
@@ -25,13 +28,19 @@ from ...records import Node
 from ...reviewing import REVIEW_ROLLOUTS, review_horizon
 from ...value.model import load_model
 from .panel import LatestWork, Panel, Settings
-from .texts import TEXTS
+from .texts import TEXTS, load_texts
 
 BEST = 3  # actions shown
 #: Rollouts per action of the live comparison: the review's, whose losses were checked against real play-outs
 #: (docs/review.md, "The hybrid review"). Ranking by the value model alone after each action, as the panel
 #: first did, told the moves apart hardly at all there (correlation 0.06).
 LIVE_ROLLOUTS = REVIEW_ROLLOUTS["hybrid"]
+#: Play-outs a move of the first look (the first of the ``LIVE_ROLLOUTS``: the same seeds), shown while the full
+#: judgement runs, for the games whose full judgement measured over ``FIRST_OVER_MS`` (benchmarks/review_speed.py
+#: --live: Packet Row ~0.35-0.45 s of CPU, Die Speicherstadt ~0.2 s). It costs the full judgement ~1/5 more.
+LIVE_FIRST = 4
+FIRST_GAMES = frozenset({"packet_row"})
+FIRST_TEXTS = load_texts("live_panel")
 
 
 BEST_COLUMNS = ["action", "win_prob", "win_lo", "win_hi", "score_mean"]
@@ -48,9 +57,9 @@ def final_result(state: Any) -> pd.DataFrame:
     return df
 
 
-def live_analysis(state: Any) -> tuple[pd.DataFrame, pd.DataFrame]:
+def live_analysis(state: Any, rollouts: int = LIVE_ROLLOUTS) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(every seat's outlook, the mover's best actions) of ``state`` from one judgement (``judge_moves``: the
-    review's hybrid comparison, ``LIVE_ROLLOUTS`` per action, as the mover sees the position).
+    review's hybrid comparison, ``rollouts`` per action, the first look's fewer, as the mover sees the position).
 
     The best actions with the mover's win chance (its Wilson 95% interval over the rollouts) and expected final points
     after each, and every seat's numbers after the top action (``attrs["action"]``), so the mover's row is the
@@ -59,7 +68,7 @@ def live_analysis(state: Any) -> tuple[pd.DataFrame, pd.DataFrame]:
     if state.is_over:
         return final_result(state), pd.DataFrame(columns=BEST_COLUMNS)
     load_model(state)
-    ranked, seats = judge_moves(state, rollouts=LIVE_ROLLOUTS, bot="greedy", method="hybrid",
+    ranked, seats = judge_moves(state, rollouts=rollouts, bot="greedy", method="hybrid",
                                 horizon=review_horizon(state))
     return seats, ranked[BEST_COLUMNS].head(BEST).reset_index(drop=True)
 
@@ -104,6 +113,8 @@ class LivePanel(Panel):
         panel was shown another node meanwhile (a late finish after a step or a loaded record is not shown)."""
         t = TEXTS[lang]
         st = node.state
+        if st.game in FIRST_GAMES and not st.is_over:
+            self._first_look(node, lang, cancel)
         try:
             win, best = live_analysis(st)
         except (ValueError, FileNotFoundError):
@@ -114,6 +125,24 @@ class LivePanel(Panel):
             if cancel.is_set() or node is not self.node:
                 return
             self.box.value = f'<div class="ssl-live" data-ply="{node.ply}">{body}</div>'
+
+
+    def _first_look(self, node: Node, lang: str, cancel: threading.Event) -> None:
+        """Show the first look at ``node`` (``LIVE_FIRST`` play-outs a move, its intervals with it), unless cancelled
+        or moved on meanwhile; nothing when it fails (the full judgement then says why)."""
+        st = node.state
+        try:
+            win, best = live_analysis(st, LIVE_FIRST)
+        except (ValueError, FileNotFoundError):
+            return
+        ft = FIRST_TEXTS[lang]
+        tip, line = (html.escape(ft[k].format(n=LIVE_FIRST, full=LIVE_ROLLOUTS)) for k in ("first_tip", "first"))
+        note = f'<div class="ssl-live-first-note" title="{tip}">{line}</div>'
+        body = note + live_html(st, win, best, lang)
+        with self._lock:
+            if cancel.is_set() or node is not self.node:
+                return
+            self.box.value = f'<div class="ssl-live ssl-live-first" data-first-ply="{node.ply}">{body}</div>'
 
 
 def _th(label: str, tip: str) -> str:
