@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
@@ -202,6 +203,9 @@ class GameInfo:
 
 
 _GAMES: dict[str, GameInfo] = {}
+# Games known by the module that registers them, imported when the game is first asked for (``register_later``).
+_LATER: dict[str, str] = {}
+_LATER_LOCK = threading.RLock()
 
 
 def register_game(info: GameInfo) -> None:
@@ -210,6 +214,28 @@ def register_game(info: GameInfo) -> None:
     if unknown:
         raise ValueError(f"capabilities: unknown {sorted(unknown)}; known: {', '.join(CAPABILITIES)}")
     _GAMES[info.name] = info
+
+
+def register_later(name: str, module: str) -> None:
+    """Make the game ``name`` known by the ``module`` that registers it, imported (once, whichever thread asks first)
+    when the game is first asked for: by name, or by listing every game (``games()``, ``game_names()``)."""
+    if name not in _GAMES:
+        _LATER[name] = module
+
+
+def _import_later(name: str | None = None) -> None:
+    """Import the module of the game ``name`` registered for later (None: of every such game)."""
+    if not _LATER or (name is not None and name not in _LATER):
+        return
+    with _LATER_LOCK:
+        for later in [name] if name is not None else list(_LATER):
+            module = _LATER.get(later)
+            if module is None:
+                continue  # another thread imported it meanwhile
+            importlib.import_module(module)
+            del _LATER[later]
+            if later not in _GAMES:
+                raise ValueError(f"game {later!r}: importing {module} registered no game of that name")
 
 
 def grammar_of(game: str) -> Any:
@@ -237,13 +263,21 @@ def games() -> list[GameInfo]:
     return [_GAMES[n] for n in game_names()]
 
 
+def games_imported() -> list[GameInfo]:
+    """The registered games whose modules are imported already, by name (none is imported here)."""
+    return [_GAMES[n] for n in sorted(_GAMES)]
+
+
 def game_names() -> list[str]:
     """The names of every registered game, sorted."""
+    _import_later()
     return sorted(_GAMES)
 
 
 def get_game(name: str) -> GameInfo:
     """The registered game ``name``; ValueError listing the known games if there is none."""
+    if isinstance(name, str):
+        _import_later(name)
     try:
         return _GAMES[name]
     except KeyError:
@@ -261,6 +295,8 @@ def new_game(game: str | None = None, **kwargs: Any) -> GameState:
         if kwargs.get("scenario") is not None:
             data = kwargs["scenario"] = scenario_data(kwargs["scenario"])  # a file is read once, here
             named = data.get("game") if isinstance(data, dict) else None
+            if isinstance(named, str):
+                _import_later(named)
             if isinstance(named, str) and "scenario" in getattr(_GAMES.get(named), "capabilities", {}):
                 game = named
     info = get_game(game)
@@ -284,6 +320,8 @@ def state_from_dict(data: Any) -> GameState:
     if not isinstance(data, dict):
         raise RecordError("state: the top level must be an object")
     name = data.get("game")
+    if isinstance(name, str):
+        _import_later(name)
     if not isinstance(name, str) or name not in _GAMES:
         raise RecordError(f"state field 'game': unknown game {name!r}")
     return _GAMES[name].impl().from_dict(data)

@@ -1,5 +1,7 @@
 """The app starts without pandas and numpy (speicherstadt_lab/lazyimport.py): importing the app imports neither, and a
-lazy module imports its module once, on the first name read, whichever thread reads it first."""
+lazy module imports its module once, on the first name read, whichever thread reads it first. Nor does it import a
+game other than the default before it is asked for (engine.protocol.register_later): not on import, not when the app
+is made in a kernel, not while the page draws its first board; the first live analysis waits for the page too."""
 
 from __future__ import annotations
 
@@ -24,6 +26,41 @@ def test_importing_the_app_imports_no_pandas_numpy_or_plotly(module: str) -> Non
                          cwd=REPO, check=True).stdout.strip()
     assert out == "[]", f"importing {module} imported {out}: a module-level `import pandas` crept back in " \
                         "(use `from .lazyimport import pandas as pd`)"
+
+
+LATER = ("import sys; {code}; "
+         "print(sorted(m for m in ('pandas', 'numpy', 'speicherstadt_lab.games.packet_row') if m in sys.modules))")
+
+
+@pytest.mark.parametrize("code", ["import speicherstadt_lab", "import speicherstadt_lab.ui.app",
+                                  "from speicherstadt_lab.ui.app import LabApp; app = LabApp(players=3, seed=1)"])
+def test_the_app_starts_without_the_other_games_and_the_first_live_analysis(code: str) -> None:
+    """In a kernel (``threaded``, the default) the app's first cell imports neither Packet Row's modules nor what the
+    first live analysis needs (numpy, pandas): both wait for the page to have drawn."""
+    out = subprocess.run([sys.executable, "-c", LATER.format(code=code)], capture_output=True, text=True,
+                         cwd=REPO, check=True).stdout.strip().splitlines()[-1]
+    assert out == "[]", f"{code!r} imported {out} before the first board"
+
+
+def test_a_game_registered_for_later_is_imported_when_first_asked_for() -> None:
+    code = ("import sys; import speicherstadt_lab as sl; from speicherstadt_lab.engine.protocol import game_names; "
+            "mod = 'speicherstadt_lab.games.packet_row'; before = mod in sys.modules; "
+            "state = sl.load_state(sl.new_game('packet_row', players=2, seed=3).to_json()); "
+            "print(before, mod in sys.modules, state.game, game_names())")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO,
+                         check=True).stdout.strip().splitlines()[-1]
+    assert out == "False True packet_row ['packet_row', 'speicherstadt']"
+
+
+def test_the_chooser_offers_every_game_once_the_page_has_drawn() -> None:
+    """Until a page says it drew the chart (below the board), the chooser offers the games imported so far; then all."""
+    code = ("import sys; from speicherstadt_lab.ui.app import LabApp; app = LabApp(players=3, seed=1); "
+            "before = [v for _, v in app.game.options]; app.chart.handle_message({'kind': 'shown'}); "
+            "after = [v for _, v in app.game.options]; "
+            "print(before, after, 'speicherstadt_lab.games.packet_row' in sys.modules, app.game.value); app.close()")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO,
+                         check=True).stdout.strip().splitlines()[-1]
+    assert out == "['speicherstadt', 'kaispeicher'] ['packet_row', 'speicherstadt', 'kaispeicher'] True speicherstadt"
 
 
 @pytest.fixture

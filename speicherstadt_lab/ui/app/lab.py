@@ -23,7 +23,7 @@ from typing import Any
 import ipywidgets as w
 
 from ...engine.errors import IllegalAction
-from ...engine.protocol import GameInfo, Variant, games
+from ...engine.protocol import GameInfo, Variant, games, games_imported, get_game
 from ...lazyimport import pandas as pd
 from ...records import GameRecord, Node
 from .. import board_for
@@ -49,16 +49,24 @@ BOARD_IN_APP = {"lang_switch": False}
 
 
 
-def game_variants() -> dict[str, tuple[GameInfo, Variant]]:
-    """What the game chooser offers: every variant of every registered game, by key."""
-    return {v.key: (info, v) for info in games() for v in info.choices()}
+def game_variants(imported: bool = False) -> dict[str, tuple[GameInfo, Variant]]:
+    """What the game chooser offers: every variant of every registered game, by key (``imported``: of the games
+    imported so far only, importing none: what the chooser offers until the page has drawn)."""
+    return {v.key: (info, v) for info in (games_imported() if imported else games()) for v in info.choices()}
+
+
+def find_variant(key: str) -> tuple[GameInfo, Variant]:
+    """The game and variant of the chooser's ``key`` (a game registered for later is imported only if no game imported
+    so far has that key); KeyError for an unknown key."""
+    found = game_variants(imported=True).get(key)
+    return found if found is not None else game_variants()[key]
 
 
 def variant_of(state: Any) -> str:
     """The chooser's key for the game ``state`` belongs to: the variant of its game whose options it has
     (the one with the most options, so the expansion wins over the plain game)."""
-    fits = [(len(v.options), key) for key, (info, v) in game_variants().items()
-            if info.name == state.game and all(getattr(state, k, None) == x for k, x in v.options.items())]
+    fits = [(len(v.options), v.key) for v in get_game(state.game).choices()
+            if all(getattr(state, k, None) == x for k, x in v.options.items())]
     return max(fits)[1] if fits else state.game
 
 
@@ -90,6 +98,18 @@ class LabApp:
     next_lesson = alias("panels.lessons", "next_lesson")
     retry_lesson = alias("panels.lessons", "retry_lesson")
     lesson_move = alias("panels.lessons", "lesson_move")
+    # the scenario panel's controls, made when it is first opened or one of them is asked for
+    scenario_pick = alias("panels.scenario", "pick")
+    scenario_current = alias("panels.scenario", "current")
+    scenario_text = alias("panels.scenario", "text")
+    scenario_start = alias("panels.scenario", "start")
+    scenario_error = alias("panels.scenario", "error")
+    # the What-if panel's controls, made when it first opens or one of them is asked for
+    whatif_inputs = alias("panels.whatif", "inputs")
+    whatif_make = alias("panels.whatif", "make")
+    whatif_compare = alias("panels.whatif", "compare")
+    whatif_msg = alias("panels.whatif", "msg")
+    whatif_table = alias("panels.whatif", "table")
     # the record cursor (navigation.py)
     goto = alias("navigation", "goto")
     first = alias("navigation", "first")
@@ -146,6 +166,13 @@ class LabApp:
         check_lang(lang)
         self.threaded = threaded
         self._lock = threading.RLock()
+        # The first live analysis (pandas, numpy, the value model and a judgement: about half a second of CPU) and the
+        # other games' modules (the chooser offers the games imported so far) wait, like the first charts, for a page
+        # to have drawn (the chart, below the board) or, the live analysis, anything after the start: in the kernel they
+        # would take the CPU the page needs to draw the first board (benchmarks/app.py). Not threaded, both come at
+        # once (the caller waits anyway).
+        self._live_waits = threaded
+        self._starting = True
         self.record = GameRecord.new(players=players, seed=seed)
         self.node = self.record.root
         self._build_controls(lang, chart_delay)
@@ -156,6 +183,9 @@ class LabApp:
         # The first charts wait for a page to draw the chart (its "wanted" event), a step, or refresh_charts(): they
         # are below the fold and need pandas, and the first board does not wait for them (benchmarks/app.py).
         self.charts_timer.cancel()
+        self._starting = False
+        if not threaded:
+            self._offer_games()  # a script's app: every game at once (in a page, once the page has drawn)
 
     # ---- controls and parts ----------------------------------------------------------------------------
 
@@ -175,8 +205,9 @@ class LabApp:
                                          layout=lay(width="124px")), "description", "seed")
         self.new_button = labels.add(w.Button(description=t["new"], button_style="warning", layout=lay(width="auto")),
                                      "description", "new")
-        self.game = w.Dropdown(options=[(v.title, key) for key, (_i, v) in game_variants().items()],
-                               value="speicherstadt", layout=lay(width="230px"))
+        # the games imported so far (another game's rules are imported when the page has drawn: _offer_games)
+        self.game = w.Dropdown(options=[(v.title, key) for key, (_i, v) in game_variants(imported=True).items()],
+                               value=variant_of(self.record.initial), layout=lay(width="230px"))
         self.saver = labels.add(Saver(lambda: self.files.file(), label=t["save"]), "label", "save")
         self.loader = labels.add(Loader(lambda _name, data: self.load_json(data), label=t["load"]), "label", "load")
 
@@ -256,11 +287,7 @@ class LabApp:
         self.live, self.live_box = live.toggle, live.box
         self.rules, self.rules_button = rules.accordion, rules.button
         self.scenario_panel, self.scenario_note = scenario.accordion, scenario.note
-        self.scenario_pick, self.scenario_current, self.scenario_text = scenario.pick, scenario.current, scenario.text
-        self.scenario_start, self.scenario_error = scenario.start, scenario.error
-        self.whatif_box, self.whatif_info, self.whatif_inputs = whatif.box, whatif.info, whatif.inputs
-        self.whatif_make, self.whatif_compare = whatif.make, whatif.compare
-        self.whatif_msg, self.whatif_table = whatif.msg, whatif.table
+        self.whatif_box, self.whatif_info = whatif.box, whatif.info
         self.hint_button, self.hint_box = hint.button, hint.box
         moves.on("select", self.goto)
         moves.on("step", self.step)
@@ -276,6 +303,7 @@ class LabApp:
         plots.on("win", self.compute_win_chances)
         plots.on("axis", lambda: self.charts_timer.schedule(now=True))
         plots.on("wanted", lambda: self.charts_timer.schedule())
+        plots.chart.on_shown(self._page_drawn)  # each view of the chart, drawn below the board: the page is up
         plots.on("mark", lambda ply: self.show_flag(ply))
         self.chart, self.x_mode, self.win_button = plots.chart, plots.x_mode, plots.win_button
         self.rollouts, self.rollout_bot = plots.rollouts, plots.rollout_bot
@@ -329,7 +357,7 @@ class LabApp:
         for panel in self.panels:
             panel.close()
         self.charts_timer.cancel()
-        stack: list[Any] = [self.widget, *self.seat_kinds, *self.seat_labels]  # the seats not shown, too
+        stack: list[Any] = [self.widget, *self.panels.seats.made()]  # the seats not shown, too
         while stack:
             widget = stack.pop()
             stack.extend(getattr(widget, "children", ()))
@@ -416,6 +444,7 @@ class LabApp:
         if game is not None:
             if game not in game_variants():
                 raise ValueError(f"game must be one of {list(game_variants())}, not {game!r}")
+            self._offer_games(game)
             self.game.value = game
         if players is not None:
             if not 2 <= players <= MAX_SEATS:
@@ -426,7 +455,7 @@ class LabApp:
         with self.player.hold():  # the seats are the new game's: no bot starts in the old one
             for k, spec in enumerate(seats or ()):
                 self.set_seat(k, spec)
-        info, variant = game_variants()[self.game.value]
+        info, variant = find_variant(str(self.game.value))
         record = GameRecord.new(players=self.players.value, seed=self.seed.value, game=info.name,
                                 **variant.options)
         self._use_record(record, record.root)
@@ -443,7 +472,9 @@ class LabApp:
             n = initial.n_players
             if self.players.value != n:
                 self.players.value = n
-            self.game.value = variant_of(initial)
+            key = variant_of(initial)
+            self._offer_games(key)
+            self.game.value = key
             self._board_fits(initial)
             if isinstance(record.seed, int) and self.seed.value != record.seed:
                 self.seed.value = record.seed
@@ -493,10 +524,35 @@ class LabApp:
                         hidden_open=self.whatif_open(), human_to_move=human)
 
     def _show_parts(self) -> None:
-        """Show every panel object the node on the board with the current settings."""
+        """Show every panel object the node on the board with the current settings (the live analysis not while the
+        app is being made in a thread: ``__init__``)."""
         settings = self._settings()
+        if self._live_waits and not self._starting:
+            self._live_waits = False  # a step, a switch, a job's end: the page is up, or a script drives the app
         for panel in self.panels:
+            if panel is self.panels.live and self._live_waits:
+                continue
             panel.show(self.node, settings)
+
+    def _offer_games(self, key: str | None = None) -> None:
+        """The game chooser offers every game (their modules imported now), unless it already offers ``key``."""
+        values = [v for _label, v in self.game.options]
+        if key is not None and key in values:
+            return
+        options = [(v.title, k) for k, (_i, v) in game_variants().items()]
+        if [k for _label, k in options] != values:
+            value = self.game.value
+            self.game.options = options
+            self.game.value = value
+
+    def _page_drawn(self) -> None:
+        """A page has drawn the app (its chart, below the board): the first live analysis and every game in the
+        chooser (the charts panel asks for the first charts itself: ``wanted``)."""
+        self._offer_games()
+        with self._lock:
+            if self._live_waits:
+                self._live_waits = False
+                self.panels.live.show(self.node, self._settings())
 
     def _on_comment(self, node: Node, text: str) -> None:
         """The move list's comment box was edited: the comment of the node it showed (a refusal is said, and the box

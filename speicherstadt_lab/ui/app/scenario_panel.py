@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import html
 import json
-from typing import Any
+from typing import Any, NamedTuple
 
 import anywidget
 import ipywidgets as w
@@ -69,42 +69,96 @@ class Notice(anywidget.AnyWidget):
         self.layout.display = "none"
 
 
+class ScenarioBody(NamedTuple):
+    """The scenario panel's controls inside its accordion, made on first use (:attr:`ScenarioPanel.body`)."""
+
+    help: w.HTML
+    pick: w.Dropdown
+    current: w.Button
+    text: w.Textarea
+    start: w.Button
+    error: w.HTML
+
+
 class ScenarioPanel(Panel):
     """The scenario panel, collapsed below the rules (``accordion``, the app's ``scenario_panel``), and the notice
     above the board (``note``, ``scenario_note``).
+
+    The accordion's controls (``pick``, ``current``, ``text``, ``start``, ``error``) are made when it is first opened or
+    a control is first asked for (a page opens with the panel collapsed: its widgets are not sent before the board).
 
     Emits ``start`` (``source=None``: the text area's) when its button is pressed; the coordinator starts the record and
     calls :meth:`started` (or :meth:`forget`)."""
 
     def __init__(self) -> None:
         super().__init__()
-        lay = w.Layout
         self._filled = ""  # the text last filled in by the app (a teacher's edits are never overwritten)
         self._started: dict[str, Any] | None = None  # the scenario the record on the board started from
         self._start_state: Any = None  # that record's first position
         self._relabeling = False
+        self._body: ScenarioBody | None = None
         self.note = Notice()
         self.note.add_class("ssl-scenario-note")
-        self.pick = w.Dropdown(options=[("—", "")], value="", layout=lay(width="auto", max_width="260px"))
-        self.current = w.Button(layout=lay(width="auto"))
-        self.text = w.Textarea(rows=14, layout=lay(width="100%"))
-        self.start = w.Button(button_style="warning", layout=lay(width="auto"))
-        self.error = w.HTML(layout=lay(width="100%"))
-        self._help = w.HTML(layout=lay(width="100%"))
-        for widget, cls in ((self.pick, "ssl-scenario-pick"), (self.current, "ssl-scenario-current"),
-                            (self.text, "ssl-scenario-text"), (self.start, "ssl-scenario-start"),
-                            (self.error, "ssl-scenario-error"), (self.error, "ssl-msg")):
-            widget.add_class(cls)
-        self.pick.observe(self._on_pick, "value")
-        self.current.on_click(lambda _b: self.fill())
-        self.start.on_click(lambda _b: self.emit("start", source=None))
-        body = w.VBox([self._help, w.HBox([self.pick, self.current],
-                                          layout=lay(align_items="center", flex_flow="row wrap")),
-                       self.text, self.start, self.error], layout=lay(width="100%"))
-        self.accordion = w.Accordion(children=[body], layout=lay(width="100%"))
+        self._holder = w.VBox(layout=w.Layout(width="100%"))  # the controls go in here when made
+        self.accordion = w.Accordion(children=[self._holder], layout=w.Layout(width="100%"))
         self.accordion.selected_index = None
         self.accordion.add_class("ssl-scenario")
         self.accordion.observe(self._on_open, "selected_index")
+
+    @property
+    def body(self) -> ScenarioBody:
+        """The accordion's controls, made on first use in the language last shown, the text area holding the position
+        last shown."""
+        return self._body if self._body is not None else self._make()
+
+    def _make(self) -> ScenarioBody:
+        if self._body is None:
+            lay = w.Layout
+            body = self._body = ScenarioBody(
+                help=w.HTML(layout=lay(width="100%")),
+                pick=w.Dropdown(options=[("—", "")], value="", layout=lay(width="auto", max_width="260px")),
+                current=w.Button(layout=lay(width="auto")), text=w.Textarea(rows=14, layout=lay(width="100%")),
+                start=w.Button(button_style="warning", layout=lay(width="auto")),
+                error=w.HTML(layout=lay(width="100%")))
+            for widget, cls in ((body.pick, "ssl-scenario-pick"), (body.current, "ssl-scenario-current"),
+                                (body.text, "ssl-scenario-text"), (body.start, "ssl-scenario-start"),
+                                (body.error, "ssl-scenario-error"), (body.error, "ssl-msg")):
+                widget.add_class(cls)
+            body.pick.observe(self._on_pick, "value")
+            body.current.on_click(lambda _b: self.fill())
+            body.start.on_click(lambda _b: self.emit("start", source=None))
+            self._relabel_body(body, self.settings.lang)
+            self._holder.children = (body.help, w.HBox([body.pick, body.current],
+                                                       layout=lay(align_items="center", flex_flow="row wrap")),
+                                     body.text, body.start, body.error)
+            if self.node is not None:
+                self.fill()
+        return self._body
+
+    @property
+    def pick(self) -> w.Dropdown:
+        """The picker of the shipped scenarios."""
+        return self.body.pick
+
+    @property
+    def current(self) -> w.Button:
+        """The "this position" button."""
+        return self.body.current
+
+    @property
+    def text(self) -> w.Textarea:
+        """The text area with the scenario's JSON."""
+        return self.body.text
+
+    @property
+    def start(self) -> w.Button:
+        """The button that starts the scenario."""
+        return self.body.start
+
+    @property
+    def error(self) -> w.HTML:
+        """The panel's message line (what is wrong, naming the field; or that the scenario started)."""
+        return self.body.error
 
     @property
     def started_with(self) -> dict[str, Any] | None:
@@ -112,33 +166,37 @@ class ScenarioPanel(Panel):
         return self._started
 
     def show(self, node: Node, settings: Settings) -> None:
-        """Follow ``node`` (what "this position" fills in) and relabel when the language changed; the first time,
-        the text area gets the position."""
+        """Follow ``node`` (what "this position" fills in) and relabel when the language changed; the controls, once
+        made, get the position the first time."""
         first = self.node is None
         super().show(node, settings)
-        if first:
+        if first and self._body is not None:
             self.fill()
 
     def relabel(self, lang: str) -> None:
-        """The panel's title, help, buttons and scenario list in ``lang``."""
+        """The panel's title, and once made its help, buttons and scenario list, in ``lang``."""
+        self.accordion.set_title(0, TEXTS[lang]["scenario"])
+        if self._body is not None:
+            self._relabel_body(self._body, lang)
+        self._show_note(scroll=False)
+
+    def _relabel_body(self, body: ScenarioBody, lang: str) -> None:
         t = TEXTS[lang]
-        self.accordion.set_title(0, t["scenario"])
-        self._help.value = f'<div class="ssl-none">{html.escape(t["scenario_help"])}</div>'
-        self.current.description = t["scenario_current"]
-        self.start.description = t["scenario_start"]
+        body.help.value = f'<div class="ssl-none">{html.escape(t["scenario_help"])}</div>'
+        body.current.description = t["scenario_current"]
+        body.start.description = t["scenario_start"]
         options = [(t["scenario_pick"], "")]
         for name in shipped_scenarios():
             title = describe(shipped_scenario(name), lang)[0]
             options.append((f"{title} ({name})" if title else name, name))
-        if list(self.pick.options) != options:
-            value = self.pick.value
+        if list(body.pick.options) != options:
+            value = body.pick.value
             self._relabeling = True  # new options select the first one: the value is put back, nothing filled
             try:
-                self.pick.options = options
-                self.pick.value = value
+                body.pick.options = options
+                body.pick.value = value
             finally:
                 self._relabeling = False
-        self._show_note(scroll=False)
 
     def _show_note(self, scroll: bool) -> None:
         """The notice above the board: the started scenario's title and text, filled in from its position, in the
@@ -168,8 +226,13 @@ class ScenarioPanel(Panel):
             self.fill(change["new"])
 
     def _on_open(self, change: dict[str, Any]) -> None:
-        """Opened: show the position on the board, unless the text was changed by hand."""
-        if change["new"] == 0 and self.text.value == self._filled:
+        """Opened: the controls (made now the first time), the position on the board unless the text was changed by
+        hand."""
+        if change["new"] != 0:
+            return
+        if self._body is None:
+            self._make()  # the controls, with the position on the board
+        elif self.text.value == self._filled:
             self.fill()
 
     def say(self, message: str, error: bool = False, ok: bool = False) -> None:

@@ -4,8 +4,8 @@ made once and shown or hidden by the player count. The bots themselves are the c
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple, overload
 
 import ipywidgets as w
 
@@ -57,9 +57,45 @@ def strength_options(lang: str) -> list[tuple[str, str]]:
     return out
 
 
+class SeatRow(NamedTuple):
+    """One seat's row of the seats panel: its name, the dropdown of who plays it, and the row holding both."""
+
+    label: w.HTML
+    kind: w.Dropdown
+    row: w.HBox
+
+
+class SeatWidgets(Sequence[Any]):
+    """The seats' dropdowns (``part="kind"``) or names (``"label"``) by seat, as a list: a seat's row is made the first
+    time it is asked for (the rows of seats the game does not have are not made at the start)."""
+
+    def __init__(self, make: Callable[[int], SeatRow], part: str) -> None:
+        self._make = make
+        self._part = part
+
+    def __len__(self) -> int:
+        return MAX_SEATS
+
+    @overload
+    def __getitem__(self, index: int) -> Any: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Any]: ...
+
+    def __getitem__(self, index: int | slice) -> Any:
+        if isinstance(index, slice):
+            return [getattr(self._make(k), self._part) for k in range(MAX_SEATS)[index]]
+        if not -MAX_SEATS <= index < MAX_SEATS:
+            raise IndexError(f"seat {index} out of range (0..{MAX_SEATS - 1})")
+        return getattr(self._make(index % MAX_SEATS), self._part)
+
+
 class SeatsPanel(Panel):
-    """The seat controls: per possible seat a name and a dropdown of who plays it (``seat_kinds``, ``seat_labels``;
-    rows made once and shown or hidden by :meth:`show_count`), and the MCTS strength.
+    """The seat controls: per possible seat a name and a dropdown of who plays it (``seat_kinds``, ``seat_labels``),
+    and the MCTS strength.
+
+    A seat's row is made when a game first has that seat (or it is asked for), then shown or hidden by
+    :meth:`show_count`.
 
     Emits ``seat`` (``seat``: its index) when a seat's player changes, ``strength`` when the strength does (never while
     relabelling)."""
@@ -70,37 +106,57 @@ class SeatsPanel(Panel):
         self._relabeling = False
         self._count = 0
         self._initial: Any = None
-        self.seat_kinds = [w.Dropdown(options=kind_options(lang), value="human", layout=lay(width="100px"))
-                           for _ in range(MAX_SEATS)]
-        self.seat_labels = [w.HTML(layout=lay(width="auto")) for _ in range(MAX_SEATS)]
-        for label in self.seat_labels:
-            label.add_class("ssl-seatname")
-        for k, dd in enumerate(self.seat_kinds):
-            dd.add_class("ssl-seat-kind")
-            dd.add_class(f"ssl-seat-kind-{k}")
-            dd.observe(lambda _c, k=k: None if self._relabeling else self.emit("seat", seat=k), "value")
-            dd.observe(lambda _c, k=k: self._tip(k), "value")
-        # One row per possible seat, made once and shown or hidden: rebuilding rows when the player count
-        # changes replaced the dropdowns in the page while a user (or a browser test) was choosing in them.
-        self.rows = [w.HBox([label, dd], layout=w.Layout(align_items="center", justify_content="space-between"))
-                     for label, dd in zip(self.seat_labels, self.seat_kinds, strict=True)]
-        self.box = w.GridBox(self.rows, layout=w.Layout(grid_template_columns="1fr 1fr", grid_gap="3px 10px",
-                                                        width="100%"))
+        # One row per seat, made once and then shown or hidden: rebuilding rows when the player count changed
+        # replaced the dropdowns in the page while a user (or a browser test) was choosing in them.
+        self._rows: list[SeatRow | None] = [None] * MAX_SEATS
+        self.seat_kinds = SeatWidgets(self._row, "kind")
+        self.seat_labels = SeatWidgets(self._row, "label")
+        self.box = w.GridBox([], layout=w.Layout(grid_template_columns="1fr 1fr", grid_gap="3px 10px", width="100%"))
         self.box.add_class("ssl-seats")
         self.mcts_strength = w.Dropdown(options=strength_options(lang), value="iterations=200",
                                         description=text(lang, "strength"), style={"description_width": "auto"},
                                         layout=lay(width="180px"))
         self.mcts_strength.observe(lambda _c: None if self._relabeling else self.emit("strength"), "value")
 
+    @property
+    def rows(self) -> list[w.HBox]:
+        """Every seat's row (the ones not made yet are made now)."""
+        return [self._row(k).row for k in range(MAX_SEATS)]
+
+    def made(self) -> list[w.Widget]:
+        """The seat widgets made so far (names, dropdowns and rows)."""
+        return [x for r in self._rows if r is not None for x in r]
+
+    def _row(self, k: int) -> SeatRow:
+        """Seat ``k``'s row, made the first time in the language last shown (and put in the grid, in seat order)."""
+        made = self._rows[k]
+        if made is not None:
+            return made
+        lang = self.settings.lang
+        label = w.HTML(layout=w.Layout(width="auto"))
+        label.add_class("ssl-seatname")
+        dd = w.Dropdown(options=kind_options(lang), value="human", layout=w.Layout(width="100px"))
+        dd.add_class("ssl-seat-kind")
+        dd.add_class(f"ssl-seat-kind-{k}")
+        dd.observe(lambda _c, k=k: None if self._relabeling else self.emit("seat", seat=k), "value")
+        dd.observe(lambda _c, k=k: self._tip(k), "value")
+        row = w.HBox([label, dd], layout=w.Layout(align_items="center", justify_content="space-between"))
+        if self._count and k >= self._count:
+            row.layout.display = "none"  # a seat the game on the board does not have
+        made = self._rows[k] = SeatRow(label, dd, row)
+        self._tip(k)
+        self.box.children = tuple(r.row for r in self._rows if r is not None)
+        return made
+
     def relabel(self, lang: str) -> None:
         """The strength's and the seat dropdowns' options in ``lang`` (their values stay), their hovers and the seats'
         names."""
         self.mcts_strength.description = text(lang, "strength")
         self._swap_options(self.mcts_strength, strength_options(lang))
-        for dd in self.seat_kinds:
-            self._swap_options(dd, kind_options(lang, [v for _, v in dd.options if v not in SEAT_KINDS]))
-        for k in range(MAX_SEATS):
-            self._tip(k)
+        for k, r in enumerate(self._rows):
+            if r is not None:
+                self._swap_options(r.kind, kind_options(lang, [v for _, v in r.kind.options if v not in SEAT_KINDS]))
+                self._tip(k)
         if self._count:
             self.show_count(self._count, self._initial)
 
@@ -116,13 +172,16 @@ class SeatsPanel(Panel):
         fits = initial is not None and initial.n_players == n
         tokens = seat_tokens(initial, lang) if fits else None
         palette = get_game(initial.game).seat_colours if initial is not None else None
-        for k, row in enumerate(self.rows):
+        for k in range(MAX_SEATS):
+            made = self._row(k) if k < n else self._rows[k]
+            if made is None:
+                continue  # a seat this game does not have, never shown: made when it is
             if k < n:
                 colour = charts.seat_colour(k, palette)
                 name = tokens[k]["name"] if tokens else f"{k + 1}"
-                self.seat_labels[k].value = (f'<span class="ssl-seatdot" style="background:{colour}"></span>'
-                                             f'{html.escape(name)}')
-            row.layout.display = None if k < n else "none"
+                made.label.value = (f'<span class="ssl-seatdot" style="background:{colour}"></span>'
+                                    f'{html.escape(name)}')
+            made.row.layout.display = None if k < n else "none"
             self._tip(k)
         # The page's sign that the rows are shown for n seats (set last: browser tests wait for it).
         for cls in [c for c in self.box._dom_classes if c.startswith("ssl-seats-")]:
@@ -131,10 +190,13 @@ class SeatsPanel(Panel):
 
     def _tip(self, k: int) -> None:
         """Seat ``k``'s dropdown hover: a level's rating in this game and how it plays (none for other kinds)."""
+        made = self._rows[k]
+        if made is None:
+            return
         initial = self._initial
         game = initial.game if initial is not None else None
         expansion = getattr(initial, "expansion", None) if initial is not None else None
-        self.seat_kinds[k].tooltip = level_tip(str(self.seat_kinds[k].value), self.settings.lang, game, expansion)
+        made.kind.tooltip = level_tip(str(made.kind.value), self.settings.lang, game, expansion)
 
     def set_seat(self, seat: int, spec: str) -> str:
         """Put ``spec`` ("human", "random", "greedy", "mcts", "level:N" or a bot spec such as "mcts:seconds=2") in
@@ -151,5 +213,6 @@ class SeatsPanel(Panel):
 
     def seat_spec(self, seat: int) -> str:
         """Who plays ``seat``: "human" or a bot spec (MCTS with the chosen strength)."""
-        kind = str(self.seat_kinds[seat].value)
+        made = self._rows[seat]
+        kind = str(made.kind.value) if made is not None else "human"  # a row not made yet: its dropdown's default
         return f"mcts:{self.mcts_strength.value}" if kind == "mcts" else kind

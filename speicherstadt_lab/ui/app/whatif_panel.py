@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import html
 import inspect
-from typing import Any
+from typing import Any, NamedTuple
 
 import ipywidgets as w
 
@@ -112,6 +112,17 @@ def compare_table(node: Node) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+class WhatIfControls(NamedTuple):
+    """The What-if panel's controls under its info line, made when it first opens (:attr:`WhatIfPanel.controls`)."""
+
+    inputs: w.VBox
+    make: w.Button
+    compare: w.Button
+    buttons: w.HBox
+    msg: w.HTML
+    table: w.HTML
+
+
 class WhatIfPanel(Panel):
     """The "What if…" panel (``box``; its own texts, ``data/messages/whatif.toml``): what is to come, the picks of
     the next items, and the comparison of the lines.
@@ -124,43 +135,93 @@ class WhatIfPanel(Panel):
         lay = w.Layout
         self.info = w.HTML(layout=lay(width="100%"))
         self.info.add_class("ssl-whatif-info")
-        self.inputs = w.VBox(layout=lay(width="100%"))
         self.tags: dict[str, tuple[w.HTML, w.TagsInput]] = {}  # per hidden sequence: its label and tag input
-        self.make = w.Button(button_style="warning", layout=lay(width="auto"))
-        self.make.add_class("ssl-whatif-make")
-        self.compare = w.Button(layout=lay(width="auto"))
-        self.compare.add_class("ssl-whatif-compare-btn")
-        self.msg = w.HTML(layout=lay(width="100%"))
-        self.msg.add_class("ssl-whatif-msg")
-        self.table = w.HTML(layout=lay(width="100%"))
-        self.make.on_click(lambda _b: self.emit("make", parts=rearrange_args(self.picks())))
-        self.compare.on_click(lambda _b: self.emit("compare"))
-        self.buttons = w.HBox([self.make, self.compare], layout=lay(flex_flow="row wrap"))
-        self.box = w.VBox([self.info, self.inputs, self.buttons, self.msg, self.table], layout=lay(width="100%"))
+        self._controls: WhatIfControls | None = None  # made when the panel first opens (or a control is asked for)
+        self.box = w.VBox([self.info], layout=lay(width="100%"))
         self.box.add_class("ssl-whatif")
         self._title = w.HTML()
         self._title.add_class("ssl-panel-title")
         self.panel = w.VBox([self._title, self.box], layout=lay(width="100%"))
         self.panel.add_class("ssl-panel")
 
+    @property
+    def controls(self) -> WhatIfControls:
+        """The panel's controls under its info line (the picks, the buttons, the message and the comparison), made on
+        first use: a closed panel is its title and one line."""
+        if self._controls is None:
+            lay = w.Layout
+            c = self._controls = WhatIfControls(
+                inputs=w.VBox(layout=lay(width="100%")),
+                make=w.Button(button_style="warning", layout=lay(width="auto")),
+                compare=w.Button(layout=lay(width="auto")), buttons=w.HBox(layout=lay(flex_flow="row wrap")),
+                msg=w.HTML(layout=lay(width="100%")), table=w.HTML(layout=lay(width="100%")))
+            c.make.add_class("ssl-whatif-make")
+            c.compare.add_class("ssl-whatif-compare-btn")
+            c.msg.add_class("ssl-whatif-msg")
+            c.make.on_click(lambda _b: self.emit("make", parts=rearrange_args(self.picks())))
+            c.compare.on_click(lambda _b: self.emit("compare"))
+            c.buttons.children = (c.make, c.compare)
+            if self.node is not None:
+                self._follow(self.node, self.settings, c)
+            self.box.children = (self.info, c.inputs, c.buttons, c.msg, c.table)
+        return self._controls
+
+    @property
+    def inputs(self) -> w.VBox:
+        """The picks: per hidden sequence its label and tag input."""
+        return self.controls.inputs
+
+    @property
+    def make(self) -> w.Button:
+        """The button making the chance variation of the picks."""
+        return self.controls.make
+
+    @property
+    def compare(self) -> w.Button:
+        """The button comparing the lines that leave the branch point."""
+        return self.controls.compare
+
+    @property
+    def buttons(self) -> w.HBox:
+        """The row of the two buttons (hidden while the panel is closed)."""
+        return self.controls.buttons
+
+    @property
+    def msg(self) -> w.HTML:
+        """The line under the buttons (what was made, or why not)."""
+        return self.controls.msg
+
+    @property
+    def table(self) -> w.HTML:
+        """The comparison of the lines."""
+        return self.controls.table
+
     def show(self, node: Node, settings: Settings) -> None:
         """Bring the panel to ``node`` (with every step, language switch and change of a seat's player): closed
-        unless ``settings.hidden_open``."""
+        unless ``settings.hidden_open`` (its controls are made when it first opens)."""
         super().show(node, settings)
+        self._title.value = html.escape(wtext(settings.lang, "title"))
+        usable = settings.hidden_open and bool(sequence_parts(node.state)) and not node.state.is_over
+        for cls in ("ssl-whatif-on", "ssl-whatif-off"):
+            self.box.remove_class(cls)
+        self.box.add_class("ssl-whatif-on" if usable else "ssl-whatif-off")
+        if settings.hidden_open or self._controls is not None:
+            self._follow(node, settings, self.controls)
+        else:
+            self.info.value = f'<div class="ssl-none">{html.escape(wtext(settings.lang, "closed"))}</div>'
+
+    def _follow(self, node: Node, settings: Settings, controls: WhatIfControls) -> None:
+        """The info line and the controls at ``node`` with ``settings``."""
         lang = settings.lang
-        self._title.value = html.escape(wtext(lang, "title"))
-        self.make.description = wtext(lang, "make")
-        self.compare.description = wtext(lang, "compare")
+        controls.make.description = wtext(lang, "make")
+        controls.compare.description = wtext(lang, "compare")
         state = node.state
         parts = sequence_parts(state)
         opened = settings.hidden_open
         usable = opened and bool(parts) and not state.is_over
-        for cls in ("ssl-whatif-on", "ssl-whatif-off"):
-            self.box.remove_class(cls)
-        self.box.add_class("ssl-whatif-on" if usable else "ssl-whatif-off")
-        self.make.disabled = not usable
-        self.compare.disabled = not opened
-        self.buttons.layout.display = None if opened else "none"  # closed: only the line saying why
+        controls.make.disabled = not usable
+        controls.compare.disabled = not opened
+        controls.buttons.layout.display = None if opened else "none"  # closed: only the line saying why
         if not opened:
             note = "closed"
         elif not parts:
@@ -171,7 +232,7 @@ class WhatIfPanel(Panel):
             note = ""
         if note:
             self.info.value = f'<div class="ssl-none">{html.escape(wtext(lang, note))}</div>'
-            self.inputs.children = ()
+            controls.inputs.children = ()
             return
         self.info.value = self._to_come_html(state, parts, lang)
         rows: list[w.Widget] = []
@@ -184,7 +245,7 @@ class WhatIfPanel(Panel):
                 tags.value = [x for x in tags.value if x in allowed]
                 tags.allowed_tags = allowed
             rows.append(w.VBox([label, tags], layout=w.Layout(width="100%")))
-        self.inputs.children = tuple(rows)
+        controls.inputs.children = tuple(rows)
 
     def _new_tags(self, field: str) -> tuple[w.HTML, w.TagsInput]:
         label = w.HTML()
