@@ -14,6 +14,7 @@ from typing import Any
 
 import ipywidgets as w
 
+from ...engine.i18n import LANGS
 from ...engine.protocol import games
 from ...lessons import Lesson, Verdict, lessons, shipped_lesson
 from ...puzzle_lessons import puzzle_lessons, puzzle_variants
@@ -99,6 +100,7 @@ class LessonsPanel(Panel):
         self._relabeling = False  # True while the set chooser's labels change language (not a user's choice)
         self._named = False  # a lesson opened by its name (a link): what the browser kept does not replace it
         self.store: LessonStore | None = None  # the progress kept in the browser tab, made with the page
+        self._refusal = ""  # the page's own refusal of a click on the board ("showing", "judged"; "" none)
 
     def show(self, node: Node, settings: Settings) -> None:
         """Follow the app's language (the page, once built, is redrawn when it changes); the node's game decides
@@ -311,13 +313,22 @@ class LessonsPanel(Panel):
 
     def _on_lesson_action(self, action: Any) -> None:
         if self._lessons_page is not None and self.puzzle_line.showing:  # the line on the board: no move of the learner
-            self.lesson_board.error = line_text(self.settings.lang, "showing")
+            self._refuse("showing")
             return
         if self._lesson_verdict is not None:  # judged already: the board keeps the result until Try again / Next
             self.lesson_board.state = self._lesson_state
-            self.lesson_board.error = t(self.settings.lang, "judged")
+            self._refuse("judged")
             return
         self.lesson_move(str(action))
+
+    @staticmethod
+    def _refusal_text(key: str, lang: str) -> str:
+        return line_text(lang, "showing") if key == "showing" else t(lang, "judged")
+
+    def _refuse(self, key: str) -> None:
+        """The page's refusal ``key`` in the board's banner, in the app's language (redraw keeps it in it)."""
+        self._refusal = key
+        self.lesson_board.error = self._refusal_text(key, self.settings.lang)
 
     # ---- the progress kept in the browser tab ------------------------------------------------------------
 
@@ -401,6 +412,9 @@ class LessonsPanel(Panel):
         self.puzzle_line.offer(lesson, verdict is not None, lang)
         if self.lesson_board.lang != lang:
             self.lesson_board.lang = lang
+        # the page's refusal still in the banner (no click or position since): in the new language too
+        if self._refusal and self.lesson_board.error in {self._refusal_text(self._refusal, x) for x in LANGS}:
+            self.lesson_board.error = self._refusal_text(self._refusal, lang)
 
     def _feedback_html(self, lang: str) -> str:
         lesson, verdict = self.lesson, self._lesson_verdict
