@@ -26,8 +26,6 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any
 
-from tqdm.auto import tqdm
-
 from .analysis import compare_actions, evaluate, hybrid_horizon, leaf_outcome, rollout_seeds, t95
 from .bots.mcts import playout, policy_of
 from .engine.protocol import GameState, get_game, load_state, new_game
@@ -409,6 +407,8 @@ def _run_jobs(jobs: list[tuple[Any, ...]], processes: int | None, progress: bool
               cancel: Callable[[], bool] | None = None) -> list[Any]:
     """Every job's result in order (None for a job dropped by ``cancel``); ``store(i, result)`` and
     ``on_result(done, total)`` as each comes in. A pool's processes end with the review, cancelled or not."""
+    from tqdm.auto import tqdm  # here, not at the top: the app imports this module and never shows a bar
+
     bar = tqdm(total=len(jobs), desc="review", unit="step", disable=not progress)
     results: list[Any] = [None] * len(jobs)
     done = 0

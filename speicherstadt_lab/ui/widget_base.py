@@ -89,9 +89,15 @@ class GameBoard(anywidget.AnyWidget):
         self._callbacks: list[tuple[ActionCallback, bool]] = []  # (callback, whether it takes the states)
         self._error_source: Callable[[str], str] | None = None
         self._rev = 0  # which position the board shows: clicks carry it back, so a stale click is refused
-        super().__init__(lang=lang, seat=seat, **kwargs)
+        super().__init__(lang=lang, seat=seat, **kwargs)  # draws the first model as it opens the comm (``open``)
         self.on_msg(self._on_msg)
-        self._redraw()
+
+    def open(self) -> None:
+        """Open the comm to the page with the first model in its opening message: the model is built once, here,
+        after the traits are set (which draw nothing before: ``_on_view_change``), and sent once."""
+        if self.comm is None:
+            self._redraw()
+        super().open()
 
     # -- traits ---------------------------------------------------------------------------------
 
@@ -110,7 +116,7 @@ class GameBoard(anywidget.AnyWidget):
 
     @traitlets.observe("lang", "seat")
     def _on_view_change(self, _change: dict[str, Any]) -> None:
-        if hasattr(self, "_state"):
+        if self.comm is not None:  # not while the constructor sets the traits: ``open`` draws once they are set
             self._redraw()
 
     # -- state ----------------------------------------------------------------------------------
@@ -136,7 +142,11 @@ class GameBoard(anywidget.AnyWidget):
         if game != self.default_game:
             raise ValueError(f"state: a {type(self).__name__} draws {self.default_game!r}, not {game!r}; "
                              "use Board(state) or board_for(state) for a board of that game")
-        self._history = list(history)[-self.log_size:]
+        kept = list(history)[-self.log_size:]
+        if state is self._state and not self.error and len(kept) == len(self._history) and all(
+                a is b for a, b in zip(kept, self._history, strict=True)):
+            return  # the position shown already, with no error to clear (as the state setter keeps it): no redraw
+        self._history = kept
         self._state = state
         self._rev += 1
         if self.seat is not None and self.seat >= state.n_players:

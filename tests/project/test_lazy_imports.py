@@ -42,6 +42,29 @@ def test_the_app_starts_without_the_other_games_and_the_first_live_analysis(code
     assert out == "[]", f"{code!r} imported {out} before the first board"
 
 
+#: modules the first board does not need, imported where they are first used: the progress bar (by a review run from
+#: Python), the puzzles with their lessons and the line view (by the Tutorial page, made on first use)
+ON_FIRST_USE = ("tqdm", "speicherstadt_lab.puzzles", "speicherstadt_lab.puzzle_lessons",
+                "speicherstadt_lab.ui.app.puzzle_line")
+FIRST_USE = ("import sys; from speicherstadt_lab.ui.app import LabApp; app = LabApp(players=3, seed=1); "
+             "watch = {watch!r}; before = sorted(m for m in watch if m in sys.modules); {use}; "
+             "print(before, sorted(m for m in watch if m in sys.modules)); app.close()")
+
+
+@pytest.mark.parametrize(("use", "imported"), [
+    ("app.tutorial_button.value = True", ["speicherstadt_lab.puzzle_lessons", "speicherstadt_lab.puzzles",
+                                          "speicherstadt_lab.ui.app.puzzle_line"]),
+    ("from speicherstadt_lab.reviewing import _run_jobs; _run_jobs([], 1, progress=True)", ["tqdm"]),
+])
+def test_the_app_starts_without_the_puzzles_and_the_progress_bar(use: str, imported: list[str]) -> None:
+    """Making the app imports none of :data:`ON_FIRST_USE`; opening the Tutorial page imports the puzzles, a review's
+    jobs the progress bar."""
+    code = FIRST_USE.format(watch=ON_FIRST_USE, use=use)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO,
+                         check=True).stdout.strip().splitlines()[-1]
+    assert out == f"[] {imported}", f"made the app, then {use!r}: imported {out} (before, after)"
+
+
 def test_a_game_registered_for_later_is_imported_when_first_asked_for() -> None:
     code = ("import sys; import speicherstadt_lab as sl; from speicherstadt_lab.engine.protocol import game_names; "
             "mod = 'speicherstadt_lab.games.packet_row'; before = mod in sys.modules; "

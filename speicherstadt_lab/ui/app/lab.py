@@ -173,10 +173,11 @@ class LabApp:
         # once (the caller waits anyway).
         self._live_waits = threaded
         self._starting = True
+        # the first game's record, made once: the board is drawn on it as it is made, and the first new game is it
         self.record = GameRecord.new(players=players, seed=seed)
         self.node = self.record.root
         self._build_controls(lang, chart_delay)
-        self.new_game(players=players, seed=seed, seats=seats)
+        self._new_game(players, seed, seats, None, self.record)
         self._apply_lang(charts_now=False)
         if query:
             self.open_query(query)
@@ -439,6 +440,11 @@ class LabApp:
 
         ``game`` is a key of the game chooser (:func:`game_variants`: "speicherstadt", "kaispeicher" for the game with
         its expansion, "packet_row", or any registered game's); None keeps the chooser's value."""
+        self._new_game(players, seed, seats, game)
+
+    def _new_game(self, players: int | None, seed: int | None, seats: Sequence[str] | None, game: str | None,
+                  record: GameRecord | None = None) -> None:
+        """``new_game``; ``record``: the app's first, made for the choices (the board shows it already)."""
         if self._refuse_if_busy():
             return
         if game is not None:
@@ -455,9 +461,10 @@ class LabApp:
         with self.player.hold():  # the seats are the new game's: no bot starts in the old one
             for k, spec in enumerate(seats or ()):
                 self.set_seat(k, spec)
-        info, variant = find_variant(str(self.game.value))
-        record = GameRecord.new(players=self.players.value, seed=self.seed.value, game=info.name,
-                                **variant.options)
+        if record is None:
+            info, variant = find_variant(str(self.game.value))
+            record = GameRecord.new(players=self.players.value, seed=self.seed.value, game=info.name,
+                                    **variant.options)
         self._use_record(record, record.root)
         self._say("")
         self.player.autoplay()

@@ -16,16 +16,19 @@ import ipywidgets as w
 
 from ...engine.i18n import LANGS
 from ...engine.protocol import games
-from ...lessons import Lesson, Verdict, lessons, shipped_lesson
-from ...puzzle_lessons import puzzle_lessons, puzzle_variants
+from ...lazyimport import LazyModule
+from ...lessons import Lesson, Verdict, lessons, shipped_lesson  # imported with the lab itself (its ``lessons()``)
 from ...records import Node
 from .. import board_for
 from .lesson_store import LessonStore, Progress
 from .panel import Panel, Settings, swap_options
 from .puzzle_chooser import PuzzleChooser, dot_window
-from .puzzle_line import PuzzleLine
-from .puzzle_line import t as line_text
 from .texts import load_texts
+
+# the puzzles (their files, the lessons made of them) are imported when the Tutorial page, made on first use, or a
+# link naming a puzzle first needs them, not with the app
+_puzzle_lessons = LazyModule("speicherstadt_lab.puzzle_lessons")
+_puzzle_line = LazyModule("speicherstadt_lab.ui.app.puzzle_line")
 
 TEXTS = load_texts("lessons")
 PUZZLE_TEXTS = load_texts("puzzle_lessons")
@@ -69,7 +72,7 @@ def lesson_sets() -> list[tuple[str, str, str, Any]]:
     """The lesson sets, one per game variant that has lessons, by title, then the puzzle sets (shown as "Puzzles: "
     and the title, in the app's language; key ``puzzles:`` + the variant's key): (key, title, game, expansion)."""
     out, puzzles = [], []
-    with_puzzles = set(puzzle_variants())
+    with_puzzles = set(_puzzle_lessons.puzzle_variants())
     for info in games():
         for v in info.choices():
             expansion = v.options.get("expansion")
@@ -165,7 +168,7 @@ class LessonsPanel(Panel):
         self.lesson_next = w.Button(button_style="success", layout=lay(width="auto"))
         self.lesson_next.add_class("ssl-lesson-next")
         self.lesson_next.on_click(lambda _b: self.next_lesson(1))
-        self.puzzle_line = PuzzleLine(self._show_line_position, self.retry_lesson)
+        self.puzzle_line = _puzzle_line.PuzzleLine(self._show_line_position, self.retry_lesson)
         buttons = w.HBox([self.lesson_prev, self.lesson_retry, self.puzzle_line.button, self.lesson_next],
                          layout=lay(flex_flow="row wrap"))
         side = w.VBox([self.lesson_task, buttons, self.puzzle_line.box, self.lesson_feedback, self.lesson_intro],
@@ -190,7 +193,7 @@ class LessonsPanel(Panel):
         key = self._lesson_set
         _k, _title, game, expansion = next(s for s in self._lesson_sets if s[0] == key)
         if key.startswith(PUZZLES):
-            return list(puzzle_lessons(game, expansion))
+            return list(_puzzle_lessons.puzzle_lessons(game, expansion))
         return lessons(game, expansion)
 
     def _shown_lessons(self) -> list[Lesson]:
@@ -247,7 +250,7 @@ class LessonsPanel(Panel):
     def _open_puzzle(self, name: str) -> bool:
         for key, _title, game, expansion in self._lesson_sets:
             if key.startswith(PUZZLES):
-                ids = [x.id for x in puzzle_lessons(game, expansion)]
+                ids = [x.id for x in _puzzle_lessons.puzzle_lessons(game, expansion)]
                 if name in ids:
                     self.page()
                     self._named = True
@@ -323,7 +326,7 @@ class LessonsPanel(Panel):
 
     @staticmethod
     def _refusal_text(key: str, lang: str) -> str:
-        return line_text(lang, "showing") if key == "showing" else t(lang, "judged")
+        return _puzzle_line.t(lang, "showing") if key == "showing" else t(lang, "judged")
 
     def _refuse(self, key: str) -> None:
         """The page's refusal ``key`` in the board's banner, in the app's language (redraw keeps it in it)."""
@@ -336,7 +339,8 @@ class LessonsPanel(Panel):
         """Every lesson set's key and its lessons' ids, in order (what progress from the browser is checked by)."""
         out = {}
         for key, _title, game, expansion in self._lesson_sets:
-            found = puzzle_lessons(game, expansion) if key.startswith(PUZZLES) else lessons(game, expansion)
+            puzzle_set = key.startswith(PUZZLES)
+            found = _puzzle_lessons.puzzle_lessons(game, expansion) if puzzle_set else lessons(game, expansion)
             out[key] = [x.id for x in found]
         return out
 
