@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -406,7 +406,11 @@ def _run_jobs(jobs: list[tuple[Any, ...]], processes: int | None, progress: bool
               store: Callable[[int, Any], None] | None = None, on_result: Callable[[int, int], None] | None = None,
               cancel: Callable[[], bool] | None = None) -> list[Any]:
     """Every job's result in order (None for a job dropped by ``cancel``); ``store(i, result)`` and
-    ``on_result(done, total)`` as each comes in. A pool's processes end with the review, cancelled or not."""
+    ``on_result(done, total)`` as each comes in. A pool's processes end with the review, cancelled or not.
+
+    With several processes each worker walks a stretch of neighbouring jobs (:class:`_Stretches`), so that its memos
+    (``bots/memo.py``) hold the positions its next decision meets again: handed out one at a time to whichever
+    worker was free, neighbours landed on different workers and every worker met cold positions."""
     from tqdm.auto import tqdm  # here, not at the top: the app imports this module and never shows a bar
 
     bar = tqdm(total=len(jobs), desc="review", unit="step", disable=not progress)
@@ -430,24 +434,67 @@ def _run_jobs(jobs: list[tuple[Any, ...]], processes: int | None, progress: bool
                     break
                 finished(i, _job(job))
             return results
-        pool = ProcessPoolExecutor(min(processes, len(jobs)))
+        n = min(processes, len(jobs))
+        stretches = _Stretches(len(jobs), n)
+        # one single-process pool per worker: a job goes to the worker whose stretch it is in
+        pools = [ProcessPoolExecutor(1) for _ in range(n)]
         try:
-            # the decisions in the order of the line, so that the view fills from the start
-            futures = {pool.submit(_job, job): i for i, job in enumerate(jobs)}
-            pending = set(futures)
+            pending: dict[Future[Any], tuple[int, int]] = {}
+
+            def feed(w: int) -> None:  # keeps a worker QUEUED jobs ahead, so it never waits for this process
+                while sum(1 for _i, v in pending.values() if v == w) < QUEUED:
+                    i = stretches.next(w)
+                    if i is None:
+                        return
+                    pending[pools[w].submit(_job, jobs[i])] = (i, w)
+
+            for w in range(n):
+                feed(w)
             while pending:
-                ready, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
-                for fut in sorted(ready, key=futures.__getitem__):
-                    finished(futures[fut], fut.result())
+                ready, _ = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+                for fut in sorted(ready, key=lambda f: pending[f][0]):
+                    i, w = pending.pop(fut)
+                    finished(i, fut.result())
                 if cancel is not None and cancel():
                     for fut in pending:
                         fut.cancel()
                     break
+                for w in range(n):
+                    feed(w)
         finally:
-            pool.shutdown(wait=True, cancel_futures=True)
+            for pool in pools:
+                pool.shutdown(wait=True, cancel_futures=True)
         return results
     finally:
         bar.close()
+
+
+#: Jobs queued ahead per worker of a pooled review: one running, one waiting, so no worker waits for the parent.
+QUEUED = 2
+
+
+class _Stretches:
+    """Which job each of ``workers`` workers takes next: worker w starts at the w-th of ``workers`` equal stretches of
+    the line and walks on; a worker whose stretch is used up takes the back half of the longest stretch left (the
+    last job of it when one is left), so all finish together and each keeps walking between neighbours."""
+
+    def __init__(self, jobs: int, workers: int) -> None:
+        self.spans = [[w * jobs // workers, (w + 1) * jobs // workers] for w in range(workers)]
+
+    def next(self, w: int) -> int | None:
+        """The next job for worker ``w``, or None when every job is handed out."""
+        lo, hi = self.spans[w]
+        if lo >= hi:
+            v = max(range(len(self.spans)), key=lambda u: self.spans[u][1] - self.spans[u][0])
+            vlo, vhi = self.spans[v]
+            if vlo >= vhi:
+                return None
+            mid = (vlo + vhi) // 2
+            self.spans[v][1] = mid
+            self.spans[w] = [mid, vhi]
+            lo = mid
+        self.spans[w][0] = lo + 1
+        return lo
 
 
 def _job(job: tuple[Any, ...]) -> Any:

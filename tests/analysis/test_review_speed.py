@@ -13,7 +13,7 @@ import speicherstadt_lab as sl
 from speicherstadt_lab import analysis
 from speicherstadt_lab.analysis import compare_actions, evaluate, quick_evaluate
 from speicherstadt_lab.bots.greedy import GreedyBot
-from speicherstadt_lab.reviewing import HYBRID_LEVELS, REVIEW_ROLLOUTS, review
+from speicherstadt_lab.reviewing import HYBRID_LEVELS, REVIEW_ROLLOUTS, _Stretches, review
 from tests.support.games import greedy_record
 
 
@@ -97,3 +97,24 @@ def test_a_pooled_review_arrives_one_by_one_and_agrees() -> None:
                      on_result=lambda done, total: count.append(done), cancel=lambda: len(count) >= 3)
     assert len(stopped.decisions) == 3 and stopped.settings.get("cancelled") is True
     assert sum("review" in nd.annotations for nd in fresh.mainline()[1:]) == 3
+
+
+@pytest.mark.parametrize(("jobs", "workers"), [(1, 2), (2, 2), (7, 2), (40, 2), (41, 3), (5, 8)])
+def test_a_pool_hands_out_every_job_once_in_stretches_of_neighbours(jobs: int, workers: int) -> None:
+    stretches = _Stretches(jobs, workers)
+    taken: dict[int, list[int]] = {w: [] for w in range(workers)}
+    # worker 0 is twice as fast as the others: it uses up its stretch and takes over the back of another's
+    order = [w for _ in range(jobs) for w in [0, 0, *range(1, workers)]]
+    for w in order:
+        i = stretches.next(w)
+        if i is not None:
+            taken[w].append(i)
+    handed = sorted(i for seq in taken.values() for i in seq)
+    assert handed == list(range(jobs))
+    assert all(stretches.next(w) is None for w in range(workers))
+    # each worker walks forward, jumping back only when it takes over another stretch (at most a few times)
+    for seq in taken.values():
+        jumps = sum(1 for a, b in zip(seq, seq[1:]) if b != a + 1)
+        assert jumps <= 3, seq
+    if jobs >= 2 * workers:  # every worker starts at its own stretch
+        assert [taken[w][0] for w in range(workers)] == [w * jobs // workers for w in range(workers)]
