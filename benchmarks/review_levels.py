@@ -16,10 +16,21 @@ reviewed that way at every ``--every``-th decision, and each reviewed pair (chos
 numbers): the *real* loss of the choice, as far as greedy play from there can tell. The tables: the real
 loss by the review's loss, by the review's flag, and the straight line through them, with the review loss at
 which that line reaches the levels' win floors.
+
+``--results FILE`` keeps each judged decision as a line of JSON (the key of its job, which holds the position, the
+settings and the seeds, and its rows), so a long run can stop and go on later, in this session or the next: a re-run
+takes the decisions the file holds and plays only the rest. The file's first line stamps the code that played: a
+hash of a few greedy self-play games of the variant and of the shipped value model; a file whose stamp differs (the
+rules, the bots or the model changed how they play) is refused, as is a line that is cut or altered, naming the line
+and the field, before anything is played. With two ways (``--compare race,full``) the summary adds the paired
+difference of their correlations with the real loss and its 95% bootstrap interval over the decisions (the same
+decisions and the same real losses both ways, so the difference is far tighter than either correlation).
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -51,6 +62,115 @@ from speicherstadt_lab.reviewing import (  # noqa: E402
 )
 
 BINS = (0.0, 0.02, 0.05, 0.10, 0.20, 1.01)
+
+#: A results row's fields and their types (``bool`` is no number here).
+ROW_FIELDS: dict[str, type | tuple[type, ...]] = {
+    "compare": str, "who": str, "round": int, "actions": int, "win_loss": float, "score_loss": float, "flag": str,
+    "real_win_loss": float, "real_score_loss": float, "cpu s": float, "rollouts played": int}
+
+
+class ResultsError(ValueError):
+    """A results file that cannot be used: the message names the line and the field."""
+
+
+def job_key(job: tuple[Any, ...]) -> str:
+    """The key of one decision's job: a hash of the position, the choice, the settings and the seeds."""
+    return hashlib.sha256(json.dumps(list(job), sort_keys=True).encode("utf-8")).hexdigest()[:24]
+
+
+def play_stamp(game: str, players: int, options: dict[str, Any]) -> str:
+    """A hash of how this code plays the variant: three greedy self-play games (every action, the final scores) and
+    the shipped value model's file, so that results of code that plays differently are never mixed in."""
+    h = hashlib.sha256()
+    for g in range(3):
+        state = sl.new_game(game, players=players, seed=derive_seed(0, "review-levels-stamp", g), **options)
+        bots = [make_bot("greedy", seed=derive_seed(g, "stamp-bot", i)) for i in range(players)]
+        while not state.is_over:
+            action = bots[state.to_move].choose(state.observe(state.to_move))
+            h.update(str(action).encode("utf-8"))
+            state = state.apply(action)
+        h.update(json.dumps([state.score(i) for i in range(players)]).encode("utf-8"))
+    variant = game + (f"+{options['expansion']}" if options.get("expansion") else "")
+    model = ROOT / "speicherstadt_lab" / "data" / "models" / f"{variant}-{players}p.json"
+    h.update(model.read_bytes() if model.is_file() else b"no model")
+    return h.hexdigest()[:24]
+
+
+def check_row(row: Any, where: str) -> dict[str, Any]:
+    """One stored row checked field by field (:class:`ResultsError` naming ``where`` and the field)."""
+    if not isinstance(row, dict):
+        raise ResultsError(f"{where}: a row must be an object")
+    for name, kind in ROW_FIELDS.items():
+        if name not in row:
+            raise ResultsError(f"{where}: {name}: missing")
+        value = row[name]
+        ok = (isinstance(value, (int, float)) and not isinstance(value, bool)) if kind is float else (
+            isinstance(value, kind) and not isinstance(value, bool))
+        if not ok:
+            raise ResultsError(f"{where}: {name}: expected {getattr(kind, '__name__', kind)}, got {value!r}")
+    extra = sorted(set(row) - set(ROW_FIELDS))
+    if extra:
+        raise ResultsError(f"{where}: {extra[0]}: not a field of a results row")
+    return row
+
+
+def read_results(path: Path, stamp: str) -> dict[str, list[dict[str, Any]]]:
+    """The rows a results file holds by job key; an empty dict for a missing or empty file (:class:`ResultsError`
+    naming the line and the field for a file that cannot be used)."""
+    if not path.exists() or path.stat().st_size == 0:
+        return {}
+    done: dict[str, list[dict[str, Any]]] = {}
+    with path.open(encoding="utf-8") as fh:
+        for number, text in enumerate(fh, start=1):
+            where = f"line {number}"
+            try:
+                line = json.loads(text)
+            except json.JSONDecodeError as err:
+                raise ResultsError(f"{where}: not JSON ({err.msg}); a cut line? remove it and run again") from None
+            if not isinstance(line, dict):
+                raise ResultsError(f"{where}: a results line must be an object")
+            if number == 1:
+                if line.get("stamp") != stamp:
+                    raise ResultsError(f"{where}: stamp: {line.get('stamp')!r} is not this code's {stamp!r} (the "
+                                       "rules, the bots or the value model play differently): start a new file")
+                continue
+            if set(line) != {"key", "rows"}:
+                extra = sorted(set(line) ^ {"key", "rows"})
+                raise ResultsError(f"{where}: {extra[0]}: a results line has exactly the fields key and rows")
+            if not isinstance(line["key"], str) or not isinstance(line["rows"], list) or not line["rows"]:
+                raise ResultsError(f"{where}: key/rows: a key string and a non-empty list of rows")
+            done[line["key"]] = [check_row(r, f"{where}, row {i + 1}") for i, r in enumerate(line["rows"])]
+    return done
+
+
+def append_line(path: Path, line: dict[str, Any]) -> None:
+    """Append one line of JSON in a single write."""
+    with path.open("a", encoding="utf-8") as fh:
+        fh.write(json.dumps(line, sort_keys=True) + "\n")
+
+
+def paired_correlation_gap(a: pd.DataFrame, b: pd.DataFrame, draws: int = 2000, seed: int = 0
+                           ) -> tuple[float, float, float]:
+    """corr(a) - corr(b) of the review loss with the real loss over the same decisions (row i of each), and its 95%
+    bootstrap interval (decisions resampled together, ``draws`` times, numpy's generator seeded ``seed``)."""
+    x1, y1 = a["win_loss"].to_numpy(float), a["real_win_loss"].to_numpy(float)
+    x2, y2 = b["win_loss"].to_numpy(float), b["real_win_loss"].to_numpy(float)
+
+    def corr(x: np.ndarray, y: np.ndarray) -> np.ndarray:  # row by row: every resample at once
+        x = x - x.mean(axis=-1, keepdims=True)
+        y = y - y.mean(axis=-1, keepdims=True)
+        den = np.sqrt((x * x).sum(axis=-1) * (y * y).sum(axis=-1))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(den > 0, (x * y).sum(axis=-1) / np.where(den > 0, den, 1.0), np.nan)
+
+    gap = float(corr(x1, y1) - corr(x2, y2))
+    i = np.random.default_rng(seed).integers(0, len(x1), (draws, len(x1)))
+    gaps = corr(x1[i], y1[i]) - corr(x2[i], y2[i])
+    finite = gaps[np.isfinite(gaps)]
+    if len(finite) == 0:  # too few decisions with a spread in both losses
+        return gap, float("nan"), float("nan")
+    lo, hi = np.percentile(finite, [2.5, 97.5])
+    return gap, float(lo), float(hi)
 
 
 def sample_decisions(game: str, players: int, seed: int, label: str, index: int, lineup: list[str],
@@ -136,6 +256,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--compare", default="race",
                     help="how the hybrid review compares a decision's moves (reviewing.SEARCHES), comma-separated: "
                     "'race,full' reviews the same decisions both ways and prints both")
+    ap.add_argument("--results", type=Path, default=None,
+                    help="keep each judged decision in this JSON-lines file and take those already there (resumable)")
     args = ap.parse_args(argv)
     ways = tuple(args.compare.split(","))
     lineup = args.lineup.split(",")
@@ -149,10 +271,25 @@ def main(argv: list[str] | None = None) -> int:
             seed = derive_seed(args.seed, args.label, g, len(jobs))
             jobs.append((text, chosen, who, args.search, args.search_bot, args.truth, seed, args.value, horizon,
                          ways))
+    done: dict[str, list[dict[str, Any]]] = {}
+    if args.results is not None:
+        stamp = play_stamp(args.game, args.players, options)
+        try:
+            done = read_results(args.results, stamp)
+        except (ResultsError, OSError) as err:  # named, nothing played
+            ap.error(f"{args.results}: {err}")
+        if not args.results.exists() or args.results.stat().st_size == 0:
+            append_line(args.results, {"stamp": stamp})
+    keys = [job_key(job) for job in jobs]
+    todo = [job for job, key in zip(jobs, keys, strict=True) if key not in done]
     with ProcessPoolExecutor(args.processes) as pool:
-        rows = [r for rs in tqdm(pool.map(judge, jobs, chunksize=2), total=len(jobs), desc="decisions",
-                                 unit="decision") for r in rs]
-    every = pd.DataFrame(rows)
+        for job, rs in tqdm(zip(todo, pool.map(judge, todo, chunksize=2), strict=True), total=len(todo),
+                            desc="decisions", unit="decision"):
+            done[job_key(job)] = rs
+            if args.results is not None:
+                append_line(args.results, {"key": job_key(job), "rows": rs})
+    print(f"{len(jobs)} decisions: {len(jobs) - len(todo)} taken from {args.results}, {len(todo)} judged now")
+    every = pd.DataFrame([r for key in keys for r in done[key]])
     summary = []
     for way in ways:
         report(every[every["compare"] == way].reset_index(drop=True), args, way, horizon, wall, summary)
@@ -160,6 +297,11 @@ def main(argv: list[str] | None = None) -> int:
           "worker processes, its rollouts summed over every action):")
     with pd.option_context("display.width", 200, "display.float_format", "{:.3f}".format):
         print(pd.DataFrame(summary).to_string(index=False))
+    if len(ways) == 2 and len(jobs) > 2:
+        a, b = (every[every["compare"] == way].reset_index(drop=True) for way in ways)
+        gap, lo, hi = paired_correlation_gap(a, b)
+        print(f"\ncorrelation with the real loss, {ways[0]} minus {ways[1]} on the same {len(a)} decisions: "
+              f"{gap:+.3f} (95% bootstrap interval {lo:+.3f} to {hi:+.3f})")
     return 0
 
 
