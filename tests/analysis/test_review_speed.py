@@ -4,6 +4,7 @@ a cancel stops the review."""
 
 from __future__ import annotations
 
+import itertools
 import warnings
 
 import pandas as pd
@@ -114,7 +115,7 @@ def test_a_pool_hands_out_every_job_once_in_stretches_of_neighbours(jobs: int, w
     assert all(stretches.next(w) is None for w in range(workers))
     # each worker walks forward, jumping back only when it takes over another stretch (at most a few times)
     for seq in taken.values():
-        jumps = sum(1 for a, b in zip(seq, seq[1:]) if b != a + 1)
+        jumps = sum(1 for a, b in itertools.pairwise(seq) if b != a + 1)
         assert jumps <= 3, seq
     if jobs >= 2 * workers:  # every worker starts at its own stretch
         assert [taken[w][0] for w in range(workers)] == [w * jobs // workers for w in range(workers)]
