@@ -15,6 +15,8 @@ class's ``schema`` (each field copied as it declares) when the class is made (as
 
 from __future__ import annotations
 
+import importlib
+import threading
 from collections.abc import Callable
 from typing import Any, ClassVar, Self
 
@@ -95,6 +97,10 @@ class SeatViewBase:
         return self._state.seat_name(self.seat)
 
 
+# Held while a game's ``plugins_later`` are imported (BaseState.plugin): the app's threads may ask at once.
+_PLUGINS_LOCK = threading.RLock()
+
+
 class BaseState(JsonState, metaclass=Declared):
     """A position of a game, immutable from the outside: ``apply`` clones it, runs the rule for the action on the
     clone, then carries out every step without a real decision (``_advance``) until a seat must decide.
@@ -106,7 +112,8 @@ class BaseState(JsonState, metaclass=Declared):
     class gets ``__slots__ = schema.slots`` from :class:`Declared`; the start of it is :func:`base_fields`), and
     ``_clone`` is written from it. Each subclass gets its own ``plugins``,
     the table its optional capabilities register in when their modules are imported (``"explain"``: explain_action
-    (state, action, lang); ``"html"``: state_html(state)); the rules never import them.
+    (state, action, lang); ``"html"``: state_html(state)); the rules never import them. Modules named in its
+    ``plugins_later`` are imported when a capability is first asked for (:meth:`plugin`), not with the game.
     """
 
     __slots__ = ()
@@ -119,6 +126,7 @@ class BaseState(JsonState, metaclass=Declared):
     seat_type: ClassVar[type]
     schema: ClassVar[Schema]
     plugins: ClassVar[dict[str, Any]]
+    plugins_later: ClassVar[tuple[str, ...]]
 
     # fields every game's state has (base_fields, in the subclass's schema)
     _gen: int
@@ -142,6 +150,7 @@ class BaseState(JsonState, metaclass=Declared):
             return
         cls.game, cls.title, cls.state_format = game, title, state_format
         cls.seat_texts, cls.seat_view, cls.seat_type, cls.plugins = seat_texts, seat_view, seat_type, {}
+        cls.plugins_later = ()
         schema = cls.__dict__.get("schema")  # set by Declared from the class statement
         if not isinstance(schema, Schema):
             raise TypeError(f"{cls.__name__}: a game's state declares its fields in a schema (engine/schema.py), "
@@ -262,14 +271,28 @@ class BaseState(JsonState, metaclass=Declared):
         """What the last transition did, one plain-language text per event."""
         return [self.describe(e, lang) for e in self.events]  # type: ignore[attr-defined]
 
+    @classmethod
+    def plugin(cls, name: str) -> Any:
+        """The capability ``name`` of this game's states (None without one); the modules in ``plugins_later`` are
+        imported first, once, whichever thread asks first."""
+        if cls.plugins_later:  # (a thread meanwhile importing them holds the lock until every one is complete)
+            with _PLUGINS_LOCK:
+                for module in cls.plugins_later:
+                    importlib.import_module(module)
+                cls.plugins_later = ()
+        return cls.plugins.get(name)
+
     def explain_action(self, action: Action | str, lang: str = "en") -> str:
         """What a legal action would do here, in plain language (for teaching and hover texts)."""
-        return self.plugins["explain"](self, self.notation.parse(action), lang)  # type: ignore[no-any-return]
+        explain = self.plugin("explain")
+        if explain is None:
+            raise KeyError("explain")  # as before: the game registers no explanations
+        return explain(self, self.notation.parse(action), lang)  # type: ignore[no-any-return]
 
     def phrase_action(self, action: Action | str, lang: str = "en") -> str:
         """``action`` taken here as a short phrase with its card and price (the game's "phrase" capability;
         without one, the notation)."""
-        phrase = self.plugins.get("phrase")
+        phrase = self.plugin("phrase")
         if phrase is None:
             return str(self.notation.parse(action))
         return phrase(self, action, lang)  # type: ignore[no-any-return]
@@ -294,7 +317,10 @@ class BaseState(JsonState, metaclass=Declared):
         return f"<{self.title} {self.n_players}p round {self.round} {self.phase}, to move: {mv}>"
 
     def _repr_html_(self) -> str:
-        return self.plugins["html"](self)  # type: ignore[no-any-return]
+        html = self.plugin("html")
+        if html is None:
+            raise KeyError("html")  # as before: the game registers no rendering
+        return html(self)  # type: ignore[no-any-return]
 
     # -- scoring ---------------------------------------------------------------------------------
 

@@ -1,7 +1,8 @@
 """The app starts without pandas and numpy (speicherstadt_lab/lazyimport.py): importing the app imports neither, and a
 lazy module imports its module once, on the first name read, whichever thread reads it first. Nor does it import a
 game other than the default before it is asked for (engine.protocol.register_later): not on import, not when the app
-is made in a kernel, not while the page draws its first board; the first live analysis waits for the page too."""
+is made in a kernel, not while the page draws its first board; the first live analysis waits for the page too.
+Die Speicherstadt's scenario reader, explanations and notebook table wait for their first use as well."""
 
 from __future__ import annotations
 
@@ -129,3 +130,43 @@ def test_threads_reading_first_at_once_import_it_once(fresh_module: tuple[str, P
         t.join()
     assert len(got) == 8 and all(v is sys.modules[name].VALUE for v in got)
     assert log.read_text().splitlines() == ["imported"]
+
+
+SCENARIO_MODULE = "speicherstadt_lab.games.speicherstadt.scenario"
+SCENARIOS = ("import sys; import speicherstadt_lab as sl; from speicherstadt_lab.ui.app import LabApp; "
+             "from speicherstadt_lab.scenarios import shipped_scenario; "
+             "app = LabApp(players=3, seed=1); sl.new_game(players=4, seed=5); mod = {mod!r}; "
+             "before = mod in sys.modules; data = shipped_scenario('example-coffee-or-fire'); "
+             "state = sl.new_game(scenario=data, seed=2); after = mod in sys.modules; "
+             "from speicherstadt_lab.games.speicherstadt.scenario import build; "
+             "print(before, after, state.to_json() == build(data, seed=2)[0].to_json()); app.close()")
+
+
+def test_a_new_game_and_the_app_wait_not_for_the_scenario_reader() -> None:
+    """Die Speicherstadt's scenario module (reading a described position) is imported by the first game started from
+    a scenario, not by importing the lab, making the app or a new game; that game is the position described."""
+    out = subprocess.run([sys.executable, "-c", SCENARIOS.format(mod=SCENARIO_MODULE)], capture_output=True,
+                         text=True, cwd=REPO, check=True).stdout.strip().splitlines()[-1]
+    assert out == "False True True", f"(imported before a scenario, after, the same position): {out}"
+
+
+PLUGIN_MODULES = ("speicherstadt_lab.games.speicherstadt.explain", "speicherstadt_lab.games.speicherstadt.render")
+PLUGINS = ("import sys, threading; import speicherstadt_lab as sl; watch = {watch!r}; "
+           "state = sl.new_game(players=3, seed=1).apply('place 2'); "
+           "before = [m for m in watch if m in sys.modules]; got = []; "
+           "threads = [threading.Thread(target=lambda: got.append(state.explain_action('place 0', 'de'))) "
+           "for _ in range(4)]; [t.start() for t in threads]; [t.join() for t in threads]; "
+           "from speicherstadt_lab.games.speicherstadt import explain, render; "
+           "same = (set(got) == {{explain.explain_action(state, 'place 0', 'de')}} "
+           "and state.phrase_action('place 0') == explain.phrase_action(state, 'place 0', 'en') "
+           "and state._repr_html_() == render.state_html(state)); "
+           "print(before, [m for m in watch if m in sys.modules], same)")
+
+
+def test_the_explanations_and_the_notebook_table_are_imported_when_first_asked_for() -> None:
+    """Importing the lab and playing Die Speicherstadt imports neither its explanations nor its notebook table
+    (``State.plugins_later``); the first ``explain_action`` (from four threads at once) imports both, and every
+    capability then answers as the modules' own functions do."""
+    out = subprocess.run([sys.executable, "-c", PLUGINS.format(watch=PLUGIN_MODULES)], capture_output=True,
+                         text=True, cwd=REPO, check=True).stdout.strip().splitlines()[-1]
+    assert out == f"[] {list(PLUGIN_MODULES)} True", f"(imported before, after, the same texts): {out}"

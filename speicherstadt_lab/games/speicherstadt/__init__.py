@@ -1,11 +1,27 @@
 """Die Speicherstadt (Stefan Feld, 2010): rules, card catalogue and set-up."""
 
+from typing import Any
+
 from ...engine.protocol import CARDS_HELD, GOODS_HELD, GameInfo, Metric, Variant, register_game
-from . import explain, kaispeicher, render  # noqa: F401  (imported to plug into the rules' hook points, state.py)
+from . import kaispeicher  # noqa: F401  (imported to plug its rules into the hook points, state.py)
 from .catalog import Card, Catalog, default_catalog, load_catalog
-from .scenario import new_game
 from .setup import check_invariants, from_dict, game_cards, standard_deck
+from .setup import new_game as _new_position
 from .state import PHASES, Notation, SeatView, State
+
+# the explanations and phrases (explain.py) and the notebook's table (render.py), imported when first asked for
+State.plugins_later = (f"{__name__}.explain", f"{__name__}.render")
+
+
+def new_game(*, scenario: Any = None, **settings: Any) -> State:
+    """A new game at its first decision (``setup.new_game``), or from a described position (``scenario.new_game``,
+    whose module, the scenario reader, is imported then: a new game does not wait for it)."""
+    if scenario is None:
+        return _new_position(**settings)
+    from .scenario import new_game as from_scenario
+
+    return from_scenario(scenario=scenario, **settings)
+
 
 register_game(
     GameInfo(

@@ -1236,7 +1236,8 @@ _RULES: dict[str, dict[str, Rule]] = {
 # (BASE_HOOKS), or those an expansion registered (register_expansion: kaispeicher.py, when it is imported). The base
 # rules call them at every point where an expansion changes the flow, with no test of which game it is; the
 # expansion's own part of a position is the ``kai`` field, changed through ``part_set``. Explanations and the notebook
-# rendering register as capabilities. The package's __init__ imports all of them, before any state exists.
+# rendering register as capabilities. The package's __init__ imports the expansion before any state exists and names
+# the capabilities' modules in ``State.plugins_later``, imported when one is first asked for (BaseState.plugin).
 
 Step = Callable[[State, list[Event]], bool]
 
