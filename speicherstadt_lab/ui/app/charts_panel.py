@@ -17,6 +17,7 @@ from ...records import Node
 from ...reviewing import REVIEW_KEY
 from ...value.model import load_model
 from .. import charts
+from ..shared_layout import fixed_layout
 from .panel import Panel, Settings, line_of, swap_options
 from .texts import TEXTS
 
@@ -47,7 +48,7 @@ class ChartsPanel(Panel):
         """``lock``: the coordinator's, held while the panel reads the record (a bot may be adding moves)."""
         super().__init__()
         t = TEXTS[lang]
-        lay = w.Layout
+        lay = fixed_layout  # shared, frozen: never changed later
         self._lock = lock
         self._draw_lock = threading.Lock()  # never held while waiting for ``lock``: no lock-order deadlock
         self._gen = self._synced = 0

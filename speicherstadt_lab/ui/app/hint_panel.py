@@ -13,6 +13,7 @@ import ipywidgets as w
 
 from ...hints import Hint, hint
 from ...records import Node
+from ..shared_layout import fixed_layout
 from .panel import LatestWork, Panel, Settings
 from .texts import load_texts
 
@@ -42,10 +43,10 @@ class HintPanel(Panel):
         super().__init__()
         self._lock = threading.Lock()
         self._work = LatestWork("speicherstadt-lab-hint")
-        self.button = w.Button(icon="lightbulb-o", layout=w.Layout(width="auto"))
+        self.button = w.Button(icon="lightbulb-o", layout=fixed_layout(width="auto"))
         self.button.add_class("ssl-hint-button")
         self.button.on_click(lambda _b: self.ask())
-        self.box = w.HTML(layout=w.Layout(width="100%"))
+        self.box = w.HTML(layout=fixed_layout(width="100%"))
         self.box.add_class("ssl-hint-box")
 
     def show(self, node: Node, settings: Settings) -> None:

@@ -15,6 +15,7 @@ from ...records import Node
 from ...resources import default_processes
 from ...reviewing import REVIEW_KEY, Review
 from ...reviewing import review as run_review
+from ..shared_layout import fixed_layout
 from .charts_panel import ChartsPanel
 from .jobs import Job
 from .review import reviewed_at
@@ -26,8 +27,8 @@ class JobBar:
     the message line (``message``)."""
 
     def __init__(self, lang: str) -> None:
-        lay = w.Layout
-        self.progress = w.IntProgress(value=0, min=0, max=1, layout=lay(width="110px", display="none"))
+        lay = fixed_layout  # shared, frozen: never changed later (the progress bar has its own)
+        self.progress = w.IntProgress(value=0, min=0, max=1, layout=w.Layout(width="110px", display="none"))
         self.status = w.HTML(layout=lay(width="auto"))
         self.status.add_class("ssl-status")
         self.cancel_button = w.Button(description=text(lang, "cancel"), button_style="danger", disabled=True,

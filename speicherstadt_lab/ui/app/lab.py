@@ -29,6 +29,7 @@ from ...records import GameRecord, Node
 from .. import board_for
 from ..charts import Spec
 from ..model import LOG_SIZE
+from ..shared_layout import fixed_layout
 from .jobs import Job
 from .jobs_panel import Analyses, JobBar, JobRunner
 from .labels import Labels, check_lang
@@ -192,7 +193,7 @@ class LabApp:
 
     def _build_controls(self, lang: str, chart_delay: float) -> None:
         t = TEXTS[lang]
-        lay = w.Layout
+        lay = fixed_layout  # shared, frozen: never changed later
         here = self._here
         panels = self.panels = make_panels(lang, self._lock)
         self.charts_timer = ChartTimer(chart_delay, self._lock, panels.charts, panels.review)

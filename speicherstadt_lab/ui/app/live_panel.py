@@ -27,6 +27,7 @@ from ...lazyimport import pandas as pd
 from ...records import Node
 from ...reviewing import REVIEW_ROLLOUTS, review_horizon
 from ...value.model import load_model
+from ..shared_layout import fixed_layout
 from .panel import LatestWork, Panel, Settings
 from .texts import TEXTS, load_texts
 
@@ -83,7 +84,7 @@ class LivePanel(Panel):
         self._work = LatestWork("speicherstadt-lab-live")
         self.toggle = w.Checkbox(value=True, description=label, indent=False, layout=w.Layout(width="auto"))
         self.toggle.add_class("ssl-live-toggle")
-        self.box = w.HTML(layout=w.Layout(width="100%"))
+        self.box = w.HTML(layout=fixed_layout(width="100%"))
         self.toggle.observe(lambda _c: self.emit("toggled"), "value")
 
     def show(self, node: Node, settings: Settings) -> None:

@@ -12,6 +12,7 @@ import ipywidgets as w
 from ...lazyimport import pandas as pd
 from ...records import Node
 from ..model import LOG_SIZE
+from ..shared_layout import fixed_layout
 from .movelist import STEPS, clean_comment, move_phrase
 from .panel import line_of
 from .texts import TEXTS, text
@@ -35,7 +36,7 @@ class NavBar:
 
     def __init__(self, lang: str) -> None:
         t = TEXTS[lang]
-        lay = w.Layout
+        lay = fixed_layout  # shared, frozen: never changed later (the promote button has its own)
         self.first_button = w.Button(tooltip=t["first"], description="«", layout=lay(width="38px"))
         self.back_button = w.Button(tooltip=t["back"], description="‹", layout=lay(width="38px"))
         self.forward_button = w.Button(tooltip=t["forward"], description="›", layout=lay(width="38px"))
@@ -46,7 +47,7 @@ class NavBar:
                                   layout=lay(flex="1 1 auto", width="auto", min_width="120px"))
         self.position = w.HTML(layout=lay(width="auto"))
         self.position.add_class("ssl-position")
-        self.promote_button = w.Button(description=t["promote"], layout=lay(width="auto", display="none"))
+        self.promote_button = w.Button(description=t["promote"], layout=w.Layout(width="auto", display="none"))
         self.syncing = False  # True while :meth:`show` moves the slider (not a user's move)
         self.row = w.HBox([self.first_button, self.back_button, self.slider, self.forward_button, self.last_button],
                           layout=lay(width="100%", align_items="center"))

@@ -9,6 +9,7 @@ import ipywidgets as w
 
 from ..board import ASSETS
 from ..probe import Probe
+from ..shared_layout import fixed_layout
 from .labels import Labels
 
 # The app's stylesheet (widgets/app.css), put on the page by a hidden HTML widget.
@@ -30,11 +31,11 @@ class Page:
                  review: w.Widget, notices: Sequence[w.Widget], below: Sequence[w.Widget], head: Sequence[w.Widget],
                  tutorial: Callable[[], w.Widget]) -> None:
         self._tutorial = tutorial
-        css = w.HTML(APP_CSS, layout=w.Layout(display="none"))
+        css = w.HTML(APP_CSS, layout=fixed_layout(display="none"))
         title = labels.add(w.HTML(), "value", "title", escape=True)
         title.add_class("ssl-apptitle")
-        spacer = w.Box(layout=w.Layout(flex="1 1 auto"))
-        bar = w.HBox([title, *top, spacer, *right], layout=w.Layout(width="100%"))
+        spacer = w.Box(layout=fixed_layout(flex="1 1 auto"))
+        bar = w.HBox([title, *top, spacer, *right], layout=fixed_layout(width="100%"))
         bar.add_class("ssl-topbar")
         panels = []
         for key, children in sidebar:
@@ -43,30 +44,30 @@ class Page:
                 continue
             heading = labels.add(w.HTML(), "value", key, escape=True)
             heading.add_class("ssl-panel-title")
-            box = w.VBox([heading, *children], layout=w.Layout(width="100%"))
+            box = w.VBox([heading, *children], layout=fixed_layout(width="100%"))
             box.add_class("ssl-panel")
             panels.append(box)
-        side = w.VBox(panels, layout=w.Layout(width="clamp(380px, 23vw, 460px)", flex="0 0 auto"))  # wider when wide
+        side = w.VBox(panels, layout=fixed_layout(width="clamp(380px, 23vw, 460px)", flex="0 0 auto"))  # wider: wide
         side.add_class("ssl-sidebar")
         board.layout = w.Layout(flex="1 1 0", min_width="0", width="auto")  # the board sizes by its container
-        self.main = w.HBox([board, side], layout=w.Layout(width="100%", align_items="flex-start"))
-        charts_row = w.HBox(list(chart_bar), layout=w.Layout(align_items="center", flex_flow="row wrap"))
-        figs = w.Box([chart], layout=w.Layout(width="100%"))
+        self.main = w.HBox([board, side], layout=fixed_layout(width="100%", align_items="flex-start"))
+        charts_row = w.HBox(list(chart_bar), layout=fixed_layout(align_items="center", flex_flow="row wrap"))
+        figs = w.Box([chart], layout=fixed_layout(width="100%"))  # replaced below
         figs.add_class("ssl-charts")
         for row in (*rows, side, self.main, charts_row):
             row.add_class("ssl-row")
         figs.layout = w.Layout(flex="1 1 0", min_width="0", width="auto")
-        chart_panel = w.VBox([charts_row, w.HBox([figs, review], layout=w.Layout(width="100%"))],
-                             layout=w.Layout(width="100%"))
+        chart_panel = w.VBox([charts_row, w.HBox([figs, review], layout=fixed_layout(width="100%"))],
+                             layout=fixed_layout(width="100%"))
         chart_panel.add_class("ssl-panel")
         self.lab_page = (*notices, self.main, chart_panel, *below)
         # Both pages stay in the page, the one not shown hidden (``show``): a widget taken out of the page
         # loses its view (and a chart's view would have to load and draw plotly.js again).
         self.lab_box = w.VBox(list(self.lab_page), layout=w.Layout(width="100%"))
         self.tutorial_box = w.VBox(layout=w.Layout(width="100%", display="none"))
-        self.page = w.VBox([self.lab_box, self.tutorial_box], layout=w.Layout(width="100%"))
+        self.page = w.VBox([self.lab_box, self.tutorial_box], layout=fixed_layout(width="100%"))
         self.probe = Probe()
-        self.widget = w.VBox([css, *head, self.probe, bar, self.page], layout=w.Layout(width="100%"))
+        self.widget = w.VBox([css, *head, self.probe, bar, self.page], layout=fixed_layout(width="100%"))
         self.widget.add_class("ssl-app")
         self.widget.add_class("ssl-idle")
 

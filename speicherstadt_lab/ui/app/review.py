@@ -13,6 +13,7 @@ from ...analysis import t95
 from ...records import GameRecord, Node
 from ...reviewing import REVIEW_KEY, Review
 from ...reviewing import REVIEW_ROLLOUTS as _DEFAULTS
+from ..shared_layout import fixed_layout
 from .panel import Panel, Settings, line_of
 from .texts import TEXTS
 
@@ -37,7 +38,7 @@ class ReviewPanel(Panel):
     def __init__(self, lang: str) -> None:
         super().__init__()
         t = TEXTS[lang]
-        lay = w.Layout
+        lay = fixed_layout  # shared, frozen: never changed later (the better button has its own)
         self.button = w.Button(description=t["review"], button_style="primary", layout=lay(width="auto"))
         self.button.add_class("ssl-review-btn")
         self.rollouts = w.BoundedIntText(value=REVIEW_ROLLOUTS, min=2, max=500, step=5,
@@ -50,7 +51,7 @@ class ReviewPanel(Panel):
         self.alternative = w.HTML(layout=lay(width="100%"))
         self.alternative.add_class("ssl-explain")
         self.better_button = w.Button(description=t["play_better"], button_style="success",
-                                      layout=lay(width="auto", display="none"))
+                                      layout=w.Layout(width="auto", display="none"))
         self.title = w.HTML()
         self.title.add_class("ssl-panel-title")
         self.box = w.VBox([w.HBox([self.button, self.rollouts], layout=lay(align_items="center")), self.summary,

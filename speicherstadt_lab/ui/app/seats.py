@@ -15,6 +15,7 @@ from ...engine.i18n import load_messages, messages
 from ...engine.protocol import get_game
 from .. import charts
 from ..model import seat_tokens
+from ..shared_layout import fixed_layout
 from .panel import Panel, swap_options
 from .texts import text
 
@@ -133,9 +134,9 @@ class SeatsPanel(Panel):
         if made is not None:
             return made
         lang = self.settings.lang
-        label = w.HTML(layout=w.Layout(width="auto"))
+        label = w.HTML(layout=fixed_layout(width="auto"))
         label.add_class("ssl-seatname")
-        dd = w.Dropdown(options=kind_options(lang), value="human", layout=w.Layout(width="100px"))
+        dd = w.Dropdown(options=kind_options(lang), value="human", layout=fixed_layout(width="100px"))
         dd.add_class("ssl-seat-kind")
         dd.add_class(f"ssl-seat-kind-{k}")
         dd.observe(lambda _c, k=k: None if self._relabeling else self.emit("seat", seat=k), "value")
