@@ -550,8 +550,11 @@ class LabApp:
         options = [(v.title, k) for k, (_i, v) in game_variants().items()]
         if [k for _label, k in options] != values:
             value = self.game.value
-            self.game.options = options
-            self.game.value = value
+            # one message to the page: new options select the first one (Packet Row) until the value is set back, and
+            # a page that got the two states apart could show that first option (a fresh clone's browser test did)
+            with self.game.hold_sync():
+                self.game.options = options
+                self.game.value = value
 
     def _page_drawn(self) -> None:
         """A page has drawn the app (its chart, below the board): the first live analysis and every game in the

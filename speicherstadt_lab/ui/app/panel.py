@@ -127,7 +127,8 @@ def swap_options(holder: Any, widget: Any, options: list[tuple[str, str]]) -> No
     value = widget.value
     holder._relabeling = True
     try:
-        widget.options = options
-        widget.value = value
+        with widget.hold_sync():  # one message to the page, never the first option selected in between
+            widget.options = options
+            widget.value = value
     finally:
         holder._relabeling = False
