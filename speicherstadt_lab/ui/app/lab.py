@@ -37,7 +37,7 @@ from .live_panel import live_analysis
 from .movelist import MoveListError
 from .navigation import Explanation, NavBar, Navigation, log_history
 from .page import Page
-from .panel import Settings
+from .panel import Settings, swap_options
 from .panel_host import Bots, ChartTimer, ReviewDesk, WhatIf, alias, make_panels
 from .playing import Player
 from .seats import MAX_SEATS, SEAT_KINDS, STAND_IN, STRENGTHS
@@ -549,12 +549,7 @@ class LabApp:
             return
         options = [(v.title, k) for k, (_i, v) in game_variants().items()]
         if [k for _label, k in options] != values:
-            value = self.game.value
-            # one message to the page: new options select the first one (Packet Row) until the value is set back, and
-            # a page that got the two states apart could show that first option (a fresh clone's browser test did)
-            with self.game.hold_sync():
-                self.game.options = options
-                self.game.value = value
+            swap_options(self, self.game, options)  # the value kept, in one message to the page
 
     def _page_drawn(self) -> None:
         """A page has drawn the app (its chart, below the board): the first live analysis and every game in the
