@@ -20,8 +20,12 @@ from traitlets.config.loader import PyFileConfigLoader
 from tests.support.browser import BINDER, BOARD_READY, NOTEBOOK, VIEWPORT, binder_server, get_json, is_offline_noise
 
 NOTEBOOKS = sorted(p.name for p in NOTEBOOK.parent.glob("*.ipynb"))
-# Rendered: Voilà has run every cell (its spinner is gone) and every output area holds what it shows.
+# Rendered: Voilà has run every cell (its spinner is gone), its page has turned every cell output it sent into an
+# output area (none of its output scripts is left: the spinner goes before they are turned, and an empty page would
+# pass "every area holds something"), and every output area holds what it shows.
 RENDERED = """() => !document.querySelector('#loading') &&
+  !document.querySelector('script[type="application/vnd.voila.cell-output+json"]') &&
+  document.querySelectorAll('.jp-OutputArea-output').length > 0 &&
   [...document.querySelectorAll('.jp-OutputArea-output')].every(o => o.childElementCount > 0 || o.textContent.trim())"""
 
 

@@ -38,8 +38,8 @@ def test_a_hint_for_the_person_to_move_in_words_and_in_german(session: dict[str,
     # the lead with its 95% interval, or (here, at the opening, where the two best moves play out alike) the tie
     assert "95% interval" in body or "exactly as well in every play-out" in body
     page.click(".ssl-topbar .widget-toggle-buttons button:has-text('DE')")
-    page.wait_for_function("s => (document.querySelector(s)?.innerText || '').trim() === 'Tipp'", arg=BUTTON,
-                           timeout=TIMEOUT)
+    settle(page)  # the kernel has handled the switch and the page has every message it sent
+    assert page.locator(BUTTON).inner_text().strip() == "Tipp"
     assert page.locator(HINT).count() == 0  # the English hint is dropped with the language
     page.locator(BUTTON).click()
     page.wait_for_selector(HINT, state="visible", timeout=TIMEOUT)

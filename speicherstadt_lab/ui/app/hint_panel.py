@@ -55,13 +55,13 @@ class HintPanel(Panel):
         with self._lock:
             moved = node is not self.node or settings.lang != self.settings.lang
             super().show(node, settings)
+            if moved:  # first, so the page never shows the new language's button beside the old hint
+                self._work.cancel()
+                self.box.value = ""
             lang = settings.lang
             self.button.description = htext(lang, "button")
             self.button.tooltip = htext(lang, "button_tip")
             self.button.disabled = not self.allowed()
-            if moved:
-                self._work.cancel()
-                self.box.value = ""
 
     def allowed(self) -> bool:
         """True when a hint may be asked: a person is to move and the game is not over."""
