@@ -543,12 +543,15 @@ class LabApp:
             panel.show(self.node, settings)
 
     def _offer_games(self, key: str | None = None) -> None:
-        """The game chooser offers every game (their modules imported now), unless it already offers ``key``."""
+        """The game chooser offers every game (their modules imported now), unless it already offers ``key``. The
+        games it offered stay where they were and the others follow, so the list a person has seen never reorders."""
         values = [v for _label, v in self.game.options]
         if key is not None and key in values:
             return
-        options = [(v.title, k) for k, (_i, v) in game_variants().items()]
-        if [k for _label, k in options] != values:
+        every = {k: v.title for k, (_i, v) in game_variants().items()}
+        order = [k for k in values if k in every] + [k for k in every if k not in values]
+        options = [(every[k], k) for k in order]
+        if order != values:
             swap_options(self, self.game, options)  # the value kept, in one message to the page
 
     def _page_drawn(self) -> None:
