@@ -190,7 +190,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="process counts to review with (default: 1 and resources.default_processes())")
     ap.add_argument("--reference", type=int, default=10, help="greedy games timed as the reference")
     ap.add_argument("--memo", default="on", help="'on', 'off' or 'off,on': the memos of bots/memo.py switched on/off")
-    ap.add_argument("--search", default="full", help="'race', 'full' or 'race,full': how the review compares moves")
+    ap.add_argument("--search", default="race", help="'race', 'full' or 'race,full': how the review compares moves")
     ap.add_argument("--live", type=int, default=0, help="measure the live analysis over this many steps instead")
     ap.add_argument("--before", type=Path, default=None,
                     help="a directory holding an older speicherstadt_lab: set this code against it, same run")

@@ -65,11 +65,11 @@ def test_race_drops_only_what_is_clearly_behind() -> None:
     assert race_drops(lead, close, 0, z=0.5) and not race_drops(lead, close, 0, z=None)
 
 
-def test_the_review_compares_fully_by_default_and_races_by_name() -> None:
+def test_the_review_races_by_default_and_compares_fully_by_name() -> None:
     raced_rec = greedy_record("speicherstadt", 14)
     full_rec = greedy_record("speicherstadt", 14)
-    raced = review(raced_rec, progress=False, luck=False, processes=1, rollouts=8, search="race")
-    full = review(full_rec, progress=False, luck=False, processes=1, rollouts=8)
+    raced = review(raced_rec, progress=False, luck=False, processes=1, rollouts=8)
+    full = review(full_rec, progress=False, luck=False, processes=1, rollouts=8, search="full")
     assert raced.settings["search"] == "race" and full.settings["search"] == "full"
     assert tuple(sorted(RACE)) == RACE
     screened = 0
