@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
@@ -73,10 +73,15 @@ def _start(state: GameState, public: GameState | None, det_seed: int) -> GameSta
 Leaf = tuple[list[float], list[float], bool]  # (final scores, win shares) per seat; True if the model scored it
 
 
+class Cancelled(Exception):
+    """A judgement stopped by its ``cancel`` callable before its last rollout (nothing of it is returned)."""
+
+
 def _rollouts(state: GameState, actions: list[Action | None], rollouts: range, bot: Any, mode: str,
               seed: int, viewer: int | None = None, horizon: int | None = None,
-              model: ValueModel | None = None) -> list[list[Leaf]]:
-    """For each action (None: none), each rollout's leaf (:func:`leaf_outcome`).
+              model: ValueModel | None = None, cancel: Callable[[], bool] | None = None) -> list[list[Leaf]]:
+    """For each action (None: none), each rollout's leaf (:func:`leaf_outcome`); raises :class:`Cancelled` when
+    ``cancel()`` returns True before a rollout.
 
     Fair mode samples what ``viewer`` cannot see (None: what nobody can see, e.g. the pile order). With a
     ``horizon`` (rounds), a rollout stops when that many more rounds have begun and the value model scores
@@ -98,6 +103,8 @@ def _rollouts(state: GameState, actions: list[Action | None], rollouts: range, b
     known: dict[tuple[str, int], Leaf] = {}
     repeated = False
     for r in rollouts:
+        if cancel is not None and cancel():
+            raise Cancelled(f"cancelled before rollout {r}")
         det_seed, rng = rollout_seeds(seed, r)
         start = _start(state, public, det_seed)
         s0 = rng.next64()  # the policy stream of this rollout, restarted for every action
@@ -173,13 +180,14 @@ def _job(args: tuple[str, list[str | None], int, int, Any, str, int, int | None,
 
 def _run(state: GameState, actions: list[Action | None], rollouts: int, bot: Any, mode: str, seed: int,
          processes: int | None, viewer: int | None = None, horizon: int | None = None,
-         model: ValueModel | None = None) -> list[list[Leaf]]:
+         model: ValueModel | None = None, cancel: Callable[[], bool] | None = None) -> list[list[Leaf]]:
+    """Each action's leaves (:func:`_rollouts`), in ``processes`` processes (``cancel`` heard in one process only)."""
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
     if rollouts < 1:
         raise ValueError("rollouts must be at least 1")
     if not processes or processes <= 1:
-        return _rollouts(state, actions, range(rollouts), bot, mode, seed, viewer, horizon, model)
+        return _rollouts(state, actions, range(rollouts), bot, mode, seed, viewer, horizon, model, cancel)
     bounds = [rollouts * k // processes for k in range(processes + 1)]
     text = state.to_json()
     texts = [None if a is None else str(a) for a in actions]
@@ -390,14 +398,15 @@ def compare_actions(state: GameState, rollouts: int = 200, bot: Any = None, mode
 
 def judge_moves(state: GameState, rollouts: int = 200, bot: Any = None, mode: str = "fair", seed: int = 0,
                 actions: list[Action | str] | None = None, processes: int | None = None,
-                method: str = "rollouts", horizon: int | None = None, race: tuple[int, ...] | None = None
-                ) -> tuple[pd.DataFrame, pd.DataFrame]:
+                method: str = "rollouts", horizon: int | None = None, race: tuple[int, ...] | None = None,
+                cancel: Callable[[], bool] | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
     """One judgement of a position, as its mover sees it: ``compare_actions``' table and, from the very same
     rollouts, every seat's win probability and final score after the top action (``attrs["action"]``).
 
     The win probabilities carry a Wilson 95% interval over the rollouts; the mover's row there is the top action's
-    row of the table."""
-    df, top = _compare(state, rollouts, bot, mode, seed, actions, processes, method, horizon, race)
+    row of the table. ``cancel()`` returning True before a rollout (in one process, no race) raises
+    :class:`Cancelled`: the live panel drops a judgement the board has moved on from."""
+    df, top = _compare(state, rollouts, bot, mode, seed, actions, processes, method, horizon, race, cancel=cancel)
     seats = pd.DataFrame([{"seat": i, **_summary(top, i)} for i in range(state.n_players)]).set_index("seat")
     seats.attrs.update({**df.attrs, "action": str(df.loc[0, "action"]), "interval": "sampling"})
     return df, seats
@@ -405,7 +414,8 @@ def judge_moves(state: GameState, rollouts: int = 200, bot: Any = None, mode: st
 
 def _compare(state: GameState, rollouts: int, bot: Any, mode: str, seed: int, actions: list[Action | str] | None,
              processes: int | None, method: str, horizon: int | None, race: tuple[int, ...] | None = None,
-             keep: Sequence[Action | str] = ()) -> tuple[pd.DataFrame, list[Leaf]]:
+             keep: Sequence[Action | str] = (), cancel: Callable[[], bool] | None = None
+             ) -> tuple[pd.DataFrame, list[Leaf]]:
     """``compare_actions``' table and the top action's rollouts."""
     if method not in ("rollouts", "hybrid"):
         raise ValueError(f"method must be 'rollouts' or 'hybrid', not {method!r}")
@@ -422,7 +432,7 @@ def _compare(state: GameState, rollouts: int, bot: Any, mode: str, seed: int, ac
                     race, [str(a) in kept for a in acts])
     else:
         res = _run(state, list(acts), rollouts, bot, mode, seed, processes, viewer=seat,
-                   horizon=horizon if method == "hybrid" else None)
+                   horizon=horizon if method == "hybrid" else None, cancel=cancel)
     rows = [{"action": str(a), **_summary(r, seat), "rollouts": len(r)} for a, r in zip(acts, res, strict=True)]
     df = pd.DataFrame(rows).sort_values(["rollouts", "win_prob", "score_mean"], ascending=False, kind="stable")
     top = res[int(df.index[0])] if len(df) else []

@@ -159,3 +159,21 @@ def test_compare_actions_by_the_hybrid_stops_at_the_next_round_and_asks_the_mode
     assert hybrid.attrs["method"] == "hybrid" and full.attrs["method"] == "rollouts"
     with pytest.raises(ValueError, match="method"):
         compare_actions(early, rollouts=2, method="model")
+
+
+def test_judge_moves_stops_when_cancelled_and_is_unchanged_when_not() -> None:
+    from speicherstadt_lab.analysis import Cancelled, judge_moves
+
+    state = _mid_game()
+    asked: list[int] = []
+
+    def cancel_after_three() -> bool:
+        asked.append(1)
+        return len(asked) > 3
+
+    with pytest.raises(Cancelled):
+        judge_moves(state, rollouts=8, bot="greedy", method="hybrid", cancel=cancel_after_three)
+    assert len(asked) == 4  # asked before each rollout: the fourth answer stopped it
+    plain = judge_moves(state, rollouts=8, bot="greedy", method="hybrid")
+    heard = judge_moves(state, rollouts=8, bot="greedy", method="hybrid", cancel=lambda: False)
+    assert plain[0].equals(heard[0]) and plain[1].equals(heard[1])

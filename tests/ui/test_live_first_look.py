@@ -4,6 +4,8 @@ then replaced by the full judgement, whose numbers are those of ``live_analysis`
 from __future__ import annotations
 
 import re
+import threading
+from typing import Any
 
 import pytest
 
@@ -47,3 +49,50 @@ def test_the_first_look_comes_first_with_its_wider_intervals_then_the_full_numbe
 def test_a_finished_game_and_the_base_game_show_no_first_look() -> None:
     rec = greedy_record("speicherstadt", plies=6)
     assert len(shown(rec.mainline()[6], "en")) == 1
+
+
+def counting(monkeypatch: pytest.MonkeyPatch) -> dict[int, list[Any]]:
+    """The states ``live_analysis`` is asked to judge from now on in the live panel, by play-outs a move."""
+    import speicherstadt_lab.ui.app.live_panel as live_panel
+
+    calls: dict[int, list[Any]] = {LIVE_FIRST: [], LIVE_ROLLOUTS: []}
+    real = live_panel.live_analysis
+
+    def counted(st: Any, rollouts: int = LIVE_ROLLOUTS, cancel: Any = None) -> Any:
+        calls[rollouts].append(st)
+        return real(st, rollouts, cancel)
+
+    monkeypatch.setattr(live_panel, "live_analysis", counted)
+    return calls
+
+
+def test_a_step_to_a_position_worked_out_ahead_shows_its_first_look_without_computing_it(
+        node: Node, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After the full judgement the thread works out the first look one move on; a step there shows exactly the first
+    look it would compute, computing none (the full judgement alone runs in the thread)."""
+    panel = LivePanel("live")
+    panel.show(node, Settings(lang="en", threaded=False))  # the game judged once here: its first looks come inline
+    panel.analyse(node, "en", threading.Event(), first=False, ahead=True)  # the thread's work, here
+    action = str(node.state.legal_actions()[-1])  # the last one worked out (none of the best moves, if it has 4)
+    child = node.play(action)
+    calls = counting(monkeypatch)
+    seen: list[str] = []
+    panel.box.observe(lambda change: seen.append(change["new"]), "value")
+    panel.show(child, Settings(lang="en", threaded=True))
+    panel.close()
+    # (the thread may have begun working out the next positions before close() cancelled it: those are not the child)
+    assert all(st is not child.state for st in calls[LIVE_FIRST]) and calls[LIVE_ROLLOUTS] == [child.state]
+    monkeypatch.undo()
+    win4, best4 = live_analysis(child.state, LIVE_FIRST)
+    assert seen[0] == shown(child, "en")[0] and live_html(child.state, win4, best4, "en") in seen[0]
+
+
+def test_a_cancelled_analysis_skips_its_full_judgement_and_works_nothing_out_ahead(
+        node: Node, monkeypatch: pytest.MonkeyPatch) -> None:
+    panel = LivePanel("live")
+    panel.show(node, Settings(lang="en", threaded=False))
+    calls = counting(monkeypatch)
+    cancel = threading.Event()
+    cancel.set()  # a step came while the first look was computed
+    panel.analyse(node, "en", cancel, ahead=True)
+    assert calls == {LIVE_FIRST: [node.state], LIVE_ROLLOUTS: []}

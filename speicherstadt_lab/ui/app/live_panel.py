@@ -7,10 +7,14 @@ players the review's horizon deep, common random numbers, scored by the value mo
 cannot see), and the seats' table is every seat's outlook after the top action, from the same rollouts. So the
 mover's row is the first best move's numbers, never a second opinion beside them (the table used to be the quick
 judgement of the position for a spectator, and read 26% beside best moves of 52%). A tenth of a second to half a
-second a position. It runs in its own background thread, and a new step cancels the one before. A toggle turns it
-off. Where the full judgement takes long (Packet Row's, ~0.4 s), a first look from the first ``LIVE_FIRST`` of the
-very same play-outs is shown meanwhile, with its own (wider) intervals and a line saying so (``.ssl-live-first``,
-``data-first-ply``); the full numbers then replace it and are today's exactly. The page's sign that it is done: the
+second a position. It runs in its own background thread, and a new step cancels the one before (which stops between
+two play-outs). A toggle turns it off. Where the full judgement takes long (Packet Row's, ~0.4 s), a first
+look from the first ``LIVE_FIRST`` of the very same play-outs is shown meanwhile, with its own (wider) intervals and a
+line saying so (``.ssl-live-first``, ``data-first-ply``); the full numbers then replace it and are today's exactly.
+Once the game's value model is in use, that first look is computed in the caller's thread (the kernel's, within the
+step) before the thread starts; and once the full judgement is shown, the thread works out the first look of every
+position one move on (the best moves' first) while the user thinks, so a step there shows its first look at once: the
+very numbers it would compute (the same function of the same state). The page's sign that it is done: the
 panel's ``.ssl-live`` element carries ``data-ply`` of the node shown.
 """
 
@@ -18,11 +22,12 @@ from __future__ import annotations
 
 import html
 import threading
+from collections.abc import Callable
 from typing import Any
 
 import ipywidgets as w
 
-from ...analysis import judge_moves
+from ...analysis import Cancelled, judge_moves
 from ...lazyimport import pandas as pd
 from ...records import Node
 from ...reviewing import REVIEW_ROLLOUTS, review_horizon
@@ -58,19 +63,20 @@ def final_result(state: Any) -> pd.DataFrame:
     return df
 
 
-def live_analysis(state: Any, rollouts: int = LIVE_ROLLOUTS) -> tuple[pd.DataFrame, pd.DataFrame]:
+def live_analysis(state: Any, rollouts: int = LIVE_ROLLOUTS, cancel: Callable[[], bool] | None = None
+                  ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(every seat's outlook, the mover's best actions) of ``state`` from one judgement (``judge_moves``: the
     review's hybrid comparison, ``rollouts`` per action, the first look's fewer, as the mover sees the position).
 
     The best actions with the mover's win chance (its Wilson 95% interval over the rollouts) and expected final points
     after each, and every seat's numbers after the top action (``attrs["action"]``), so the mover's row is the
     first best move's. A finished game: its result (:func:`final_result`) and no actions. Raises
-    ValueError/FileNotFoundError without a model (before the game's end)."""
+    ValueError/FileNotFoundError without a model (before the game's end), ``Cancelled`` once ``cancel()`` is True."""
     if state.is_over:
         return final_result(state), pd.DataFrame(columns=BEST_COLUMNS)
     load_model(state)
     ranked, seats = judge_moves(state, rollouts=rollouts, bot="greedy", method="hybrid",
-                                horizon=review_horizon(state))
+                                horizon=review_horizon(state), cancel=cancel)
     return seats, ranked[BEST_COLUMNS].head(BEST).reset_index(drop=True)
 
 
@@ -82,6 +88,9 @@ class LivePanel(Panel):
         super().__init__()
         self._lock = threading.Lock()
         self._work = LatestWork("speicherstadt-lab-live")
+        self._warm: set[str] = set()  # the games judged once here (their modules and value model loaded)
+        # the first looks worked out ahead (``_look_ahead``), by the position's full text
+        self._ahead: dict[str, tuple[pd.DataFrame, pd.DataFrame]] = {}
         self.toggle = w.Checkbox(value=True, description=label, indent=False, layout=w.Layout(width="auto"))
         self.toggle.add_class("ssl-live-toggle")
         self.box = w.HTML(layout=fixed_layout(width="100%"))
@@ -99,7 +108,15 @@ class LivePanel(Panel):
             if settings.bots_playing:
                 return
             cancel = self._work.fresh()
-        self._work.run(self.analyse, (node, settings.lang, cancel), settings.threaded)
+        st = node.state
+        first = st.game in FIRST_GAMES and not st.is_over
+        if first and settings.threaded and st.game in self._warm:
+            # The first look here, before the thread (it shared the GIL there with the step's other work), or found
+            # worked out ahead: 24 Packet Row steps against the thread, load 8-9, the kernel sent it 13 ms after the
+            # click instead of 78, the page painted it after 91 ms instead of 137 (medians; p95 175 against 519).
+            self._first_look(node, settings.lang, cancel)
+            first = False
+        self._work.run(self.analyse, (node, settings.lang, cancel, first, settings.threaded), settings.threaded)
 
     def relabel(self, lang: str) -> None:
         """The toggle's text in ``lang`` (the analysis shown is redone in it)."""
@@ -109,15 +126,25 @@ class LivePanel(Panel):
         """Cancel the live analysis and wait for its threads (each ends within its one comparison)."""
         self._work.close()
 
-    def analyse(self, node: Node, lang: str, cancel: threading.Event) -> None:
+    def analyse(self, node: Node, lang: str, cancel: threading.Event, first: bool = True, ahead: bool = False) -> None:
         """One analysis (a thread's work): judge ``node`` and show it in ``lang``, unless ``cancel`` was set or the
-        panel was shown another node meanwhile (a late finish after a step or a loaded record is not shown)."""
+        panel was shown another node meanwhile (a late finish after a step or a loaded record is not shown).
+
+        ``first``: its first look before, where its game has one; ``ahead``: then work out the first looks one move
+        on (:meth:`_look_ahead`). Once ``cancel`` is set, the judgement stops between two play-outs."""
         t = TEXTS[lang]
         st = node.state
-        if st.game in FIRST_GAMES and not st.is_over:
+        if first and st.game in FIRST_GAMES and not st.is_over:
             self._first_look(node, lang, cancel)
+            if cancel.is_set():
+                return
+        best = None
         try:
-            win, best = live_analysis(st)
+            # stopped between play-outs once a step cancels it: a stale judgement (up to ~0.3 s of CPU) slowed
+            # the next step's first look, sharing the GIL with it
+            win, best = live_analysis(st, cancel=cancel.is_set)
+        except Cancelled:
+            return
         except (ValueError, FileNotFoundError):
             body = f'<div class="ssl-none">{html.escape(t["live_none"])}</div>'
         else:
@@ -126,16 +153,45 @@ class LivePanel(Panel):
             if cancel.is_set() or node is not self.node:
                 return
             self.box.value = f'<div class="ssl-live" data-ply="{node.ply}">{body}</div>'
+        if ahead and best is not None and st.game in FIRST_GAMES and not st.is_over and st.game in self._warm:
+            self._look_ahead(st, [str(a) for a in best["action"]], cancel)
 
+    def _look_ahead(self, st: Any, best: list[str], cancel: threading.Event) -> None:
+        """Work out the first look of each position one move on from ``st`` (the moves ``best`` first, then the other
+        legal ones) until ``cancel`` is set: a step there finds it (``_first_look``) instead of computing it.
+
+        A few tens of milliseconds of CPU a move while the user thinks (2-7 moves in Packet Row). The numbers are
+        those the step would compute: ``live_analysis`` is a function of the state, and the key is its full text."""
+        legal = [str(a) for a in st.legal_actions()]
+        found: dict[str, tuple[pd.DataFrame, pd.DataFrame]] = {}
+        with self._lock:
+            self._ahead = found  # the positions one move on from the previous node are of no use any more
+        for action in [a for a in best if a in legal] + [a for a in legal if a not in best]:
+            if cancel.is_set():
+                return
+            after = st.apply(action)
+            if after.is_over:
+                continue
+            try:
+                tables = live_analysis(after, LIVE_FIRST, cancel.is_set)
+            except Cancelled:
+                return
+            except (ValueError, FileNotFoundError):
+                continue
+            with self._lock:
+                found[after.to_json()] = tables
 
     def _first_look(self, node: Node, lang: str, cancel: threading.Event) -> None:
         """Show the first look at ``node`` (``LIVE_FIRST`` play-outs a move, its intervals with it), unless cancelled
         or moved on meanwhile; nothing when it fails (the full judgement then says why)."""
         st = node.state
+        with self._lock:
+            ahead = self._ahead.get(st.to_json()) if self._ahead else None
         try:
-            win, best = live_analysis(st, LIVE_FIRST)
+            win, best = ahead or live_analysis(st, LIVE_FIRST)
         except (ValueError, FileNotFoundError):
             return
+        self._warm.add(st.game)
         ft = FIRST_TEXTS[lang]
         tip, line = (html.escape(ft[k].format(n=LIVE_FIRST, full=LIVE_ROLLOUTS)) for k in ("first_tip", "first"))
         note = f'<div class="ssl-live-first-note" title="{tip}">{line}</div>'
