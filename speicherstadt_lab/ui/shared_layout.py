@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import ipywidgets as w
-from ipywidgets.widgets.widget_bool import ToggleButtonStyle
+from ipywidgets.widgets.widget_bool import CheckboxStyle, ToggleButtonStyle
 from ipywidgets.widgets.widget_description import DescriptionStyle
 from ipywidgets.widgets.widget_string import HTMLStyle
 
@@ -70,8 +70,13 @@ class FrozenToggleButtonStyle(_Frozen, ToggleButtonStyle):
     """A ToggleButtonStyle shared by several widgets; its traits cannot change after construction."""
 
 
+class FrozenCheckboxStyle(_Frozen, CheckboxStyle):
+    """A CheckboxStyle shared by several widgets; its traits cannot change after construction."""
+
+
 FROZEN: dict[type, type] = {w.Layout: FrozenLayout, HTMLStyle: FrozenHTMLStyle, w.ButtonStyle: FrozenButtonStyle,
-                            DescriptionStyle: FrozenDescriptionStyle, ToggleButtonStyle: FrozenToggleButtonStyle}
+                            DescriptionStyle: FrozenDescriptionStyle, ToggleButtonStyle: FrozenToggleButtonStyle,
+                            CheckboxStyle: FrozenCheckboxStyle}
 _made: dict[tuple[type, tuple[tuple[str, Any], ...]], Any] = {}
 
 

@@ -9,6 +9,7 @@ import threading
 from typing import Any
 
 import ipywidgets as w
+from ipywidgets.widgets.widget_description import DescriptionStyle
 
 from ...analysis import evaluate
 from ...engine.protocol import get_game
@@ -17,7 +18,7 @@ from ...records import Node
 from ...reviewing import REVIEW_KEY
 from ...value.model import load_model
 from .. import charts
-from ..shared_layout import fixed_layout
+from ..shared_layout import fixed_layout, fixed_style
 from .panel import Panel, Settings, line_of, swap_options
 from .texts import TEXTS
 
@@ -61,14 +62,17 @@ class ChartsPanel(Panel):
         self.x_mode = w.ToggleButtons(options=[(t["x_ply"], "ply"), (t["x_round"], "round")], value="ply",
                                       style={"button_width": "auto"}, layout=lay(width="auto"))
         self.x_mode.add_class("ssl-tabs")
-        self.win_button = w.Button(description=t["win"], button_style="success", layout=lay(width="auto"))
+        self.win_button = w.Button(description=t["win"], button_style="success", layout=lay(width="auto"),
+                                   style=fixed_style(w.ButtonStyle))
         self.rollouts = w.BoundedIntText(value=100, min=10, max=2000, step=10, description=t["rollouts"],
-                                         style={"description_width": "auto"}, layout=lay(width="150px"))
+                                         style=fixed_style(DescriptionStyle, description_width="auto"),
+                                         layout=lay(width="150px"))
         self.rollouts.add_class("ssl-rollouts")
         # greedy by default: 100 greedy rollouts judged held-out games best of all the lab's ways, random ones worst
         # (docs/review.md, "Calibration"); their Wilson band is then one for the win chance of greedy play
         self.rollout_bot = w.Dropdown(options=[(t["rb_random"], "random"), (t["rb_greedy"], "greedy")],
-                                      value="greedy", layout=lay(width="auto"))  # as wide as its longest label
+                                      value="greedy", layout=lay(width="auto"),  # as wide as its longest label
+                                      style=fixed_style(DescriptionStyle))
         # empty until the first draw (its figure would be built twice otherwise)
         self.chart = charts.figure_widget({"data": [], "layout": {}})
         self.chart.on_click(self._on_click)  # a click on a review mark: that decision

@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import ipywidgets as w
+from ipywidgets.widgets.widget_bool import ToggleButtonStyle
+from ipywidgets.widgets.widget_string import HTMLStyle
 
 from ...engine.errors import RecordError
 from ...engine.i18n import LANGS
@@ -26,6 +28,7 @@ from ...engine.protocol import games
 from ...records import GameRecord
 from ..board import ASSETS
 from ..model import show_value
+from ..shared_layout import fixed_layout, fixed_style
 from .panel import Panel
 from .texts import load_texts
 
@@ -191,16 +194,18 @@ class ClassroomPanel(Panel):
 
     def __init__(self) -> None:
         super().__init__()
-        lay = w.Layout
-        self.share_button = w.ToggleButton(value=False, icon="link", layout=lay(width="auto"))
+        # shared, frozen layouts and styles, except the layouts of the two boxes shown and hidden (their own)
+        toggle, plain = fixed_style(ToggleButtonStyle), fixed_style(HTMLStyle)
+        self.share_button = w.ToggleButton(value=False, icon="link", layout=fixed_layout(width="auto"), style=toggle)
         self.share_button.add_class("ssl-share-btn")
-        self.projector_button = w.ToggleButton(value=False, icon="television", layout=lay(width="auto"))
+        self.projector_button = w.ToggleButton(value=False, icon="television", layout=fixed_layout(width="auto"),
+                                               style=toggle)
         self.projector_button.add_class("ssl-projector-btn")
-        self.share_box = w.HTML(layout=lay(width="100%", display="none"))
+        self.share_box = w.HTML(layout=w.Layout(width="100%", display="none"), style=plain)
         self.share_box.add_class("ssl-share")
-        self.link_note = w.HTML(layout=lay(width="100%", display="none"))
+        self.link_note = w.HTML(layout=w.Layout(width="100%", display="none"), style=plain)
         self.link_note.add_class("ssl-link-note")
-        self.css = w.HTML(PROJECTOR_CSS, layout=lay(display="none"))
+        self.css = w.HTML(PROJECTOR_CSS, layout=fixed_layout(display="none"), style=plain)
         self._problems: list[LinkProblem] = []
         self._link: ShareLink | None = None
         self.share_button.observe(lambda _c: self.emit("share"), "value")

@@ -10,10 +10,11 @@ import threading
 from typing import Any
 
 import ipywidgets as w
+from ipywidgets.widgets.widget_string import HTMLStyle
 
 from ...hints import Hint, hint
 from ...records import Node
-from ..shared_layout import fixed_layout
+from ..shared_layout import fixed_layout, fixed_style
 from .panel import LatestWork, Panel, Settings
 from .texts import load_texts
 
@@ -43,10 +44,10 @@ class HintPanel(Panel):
         super().__init__()
         self._lock = threading.Lock()
         self._work = LatestWork("speicherstadt-lab-hint")
-        self.button = w.Button(icon="lightbulb-o", layout=fixed_layout(width="auto"))
+        self.button = w.Button(icon="lightbulb-o", layout=fixed_layout(width="auto"), style=fixed_style(w.ButtonStyle))
         self.button.add_class("ssl-hint-button")
         self.button.on_click(lambda _b: self.ask())
-        self.box = w.HTML(layout=fixed_layout(width="100%"))
+        self.box = w.HTML(layout=fixed_layout(width="100%"), style=fixed_style(HTMLStyle))
         self.box.add_class("ssl-hint-box")
 
     def show(self, node: Node, settings: Settings) -> None:

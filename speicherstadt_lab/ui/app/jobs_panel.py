@@ -10,12 +10,13 @@ from collections.abc import Callable
 from typing import Any
 
 import ipywidgets as w
+from ipywidgets.widgets.widget_string import HTMLStyle
 
 from ...records import Node
 from ...resources import default_processes
 from ...reviewing import REVIEW_KEY, Review
 from ...reviewing import review as run_review
-from ..shared_layout import fixed_layout
+from ..shared_layout import fixed_layout, fixed_style
 from .charts_panel import ChartsPanel
 from .jobs import Job
 from .review import reviewed_at
@@ -29,11 +30,12 @@ class JobBar:
     def __init__(self, lang: str) -> None:
         lay = fixed_layout  # shared, frozen: never changed later (the progress bar has its own)
         self.progress = w.IntProgress(value=0, min=0, max=1, layout=w.Layout(width="110px", display="none"))
-        self.status = w.HTML(layout=lay(width="auto"))
+        plain = fixed_style(HTMLStyle)
+        self.status = w.HTML(layout=lay(width="auto"), style=plain)
         self.status.add_class("ssl-status")
         self.cancel_button = w.Button(description=text(lang, "cancel"), button_style="danger", disabled=True,
-                                      layout=lay(width="auto"))
-        self.message = w.HTML(layout=lay(width="100%"))
+                                      layout=lay(width="auto"), style=fixed_style(w.ButtonStyle))
+        self.message = w.HTML(layout=lay(width="100%"), style=plain)
         self.message.add_class("ssl-msg")
         self.row = w.HBox([self.cancel_button, self.progress, self.status],
                           layout=lay(align_items="center", flex_flow="row wrap"))

@@ -21,6 +21,8 @@ from collections.abc import Sequence
 from typing import Any
 
 import ipywidgets as w
+from ipywidgets.widgets.widget_bool import CheckboxStyle, ToggleButtonStyle
+from ipywidgets.widgets.widget_description import DescriptionStyle
 
 from ...engine.errors import IllegalAction
 from ...engine.protocol import GameInfo, Variant, games, games_imported, get_game
@@ -29,14 +31,14 @@ from ...records import GameRecord, Node
 from .. import board_for
 from ..charts import Spec
 from ..model import LOG_SIZE
-from ..shared_layout import fixed_layout
+from ..shared_layout import fixed_layout, fixed_style
 from .jobs import Job
 from .jobs_panel import Analyses, JobBar, JobRunner
 from .labels import Labels, check_lang
 from .live_panel import live_analysis
 from .movelist import MoveListError
 from .navigation import Explanation, NavBar, Navigation, log_history
-from .page import Page
+from .page import FILL, Page
 from .panel import Settings, swap_options
 from .panel_host import Bots, ChartTimer, ReviewDesk, WhatIf, alias, make_panels
 from .playing import Player
@@ -194,6 +196,7 @@ class LabApp:
     def _build_controls(self, lang: str, chart_delay: float) -> None:
         t = TEXTS[lang]
         lay = fixed_layout  # shared, frozen: never changed later
+        button, auto = fixed_style(w.ButtonStyle), fixed_style(DescriptionStyle, description_width="auto")
         here = self._here
         panels = self.panels = make_panels(lang, self._lock)
         self.charts_timer = ChartTimer(chart_delay, self._lock, panels.charts, panels.review)
@@ -201,19 +204,22 @@ class LabApp:
         labels = self.labels = Labels(lang)
         self.lang = labels.switch
         self.players = labels.add(w.BoundedIntText(value=3, min=2, max=MAX_SEATS, description=t["players"],
-                                                   style={"description_width": "auto"}, layout=lay(width="104px")),
+                                                   style=auto, layout=lay(width="104px")),
                                   "description", "players")
-        self.seed = labels.add(w.IntText(value=1, description=t["seed"], style={"description_width": "auto"},
-                                         layout=lay(width="124px")), "description", "seed")
-        self.new_button = labels.add(w.Button(description=t["new"], button_style="warning", layout=lay(width="auto")),
-                                     "description", "new")
+        self.seed = labels.add(w.IntText(value=1, description=t["seed"], style=auto, layout=lay(width="124px")),
+                               "description", "seed")
+        self.new_button = labels.add(w.Button(description=t["new"], button_style="warning", layout=lay(width="auto"),
+                                              style=button), "description", "new")
         # the games imported so far (another game's rules are imported when the page has drawn: _offer_games)
         self.game = w.Dropdown(options=[(v.title, key) for key, (_i, v) in game_variants(imported=True).items()],
-                               value=variant_of(self.record.initial), layout=lay(width="230px"))
-        self.saver = labels.add(Saver(lambda: self.files.file(), label=t["save"]), "label", "save")
-        self.loader = labels.add(Loader(lambda _name, data: self.load_json(data), label=t["load"]), "label", "load")
+                               value=variant_of(self.record.initial), layout=lay(width="230px"),
+                               style=fixed_style(DescriptionStyle))
+        self.saver = labels.add(Saver(lambda: self.files.file(), label=t["save"], layout=lay()), "label", "save")
+        self.loader = labels.add(Loader(lambda _name, data: self.load_json(data), label=t["load"], layout=lay()),
+                                 "label", "load")
 
-        self.board = board_for(self.record.initial, lang=lang, **BOARD_IN_APP)
+        # made with the layout the page gives it: no Layout model of its own made and dropped
+        self.board = board_for(self.record.initial, lang=lang, layout=lay(**FILL), **BOARD_IN_APP)
 
         nav = self.nav = NavBar(lang)  # the record cursor's controls and the cursor (navigation.py)
         self.first_button, self.back_button, self.slider = nav.first_button, nav.back_button, nav.slider
@@ -222,15 +228,16 @@ class LabApp:
         self.navigation = Navigation(nav, self._lock, here, self._move_to, self._refuse_if_playing,
                                      panels.moves.invalidate, panels.moves.refresh)
 
-        self.bot_button = labels.add(w.Button(description=t["bot"], button_style="info", layout=lay(width="auto")),
-                                     "description", "bot")
-        self.round_button = labels.add(w.Button(description=t["round"], layout=lay(width="auto")), "description",
-                                       "round")
-        self.end_button = labels.add(w.Button(description=t["end"], layout=lay(width="auto")), "description", "end")
+        self.bot_button = labels.add(w.Button(description=t["bot"], button_style="info", layout=lay(width="auto"),
+                                              style=button), "description", "bot")
+        self.round_button = labels.add(w.Button(description=t["round"], layout=lay(width="auto"), style=button),
+                                       "description", "round")
+        self.end_button = labels.add(w.Button(description=t["end"], layout=lay(width="auto"), style=button),
+                                     "description", "end")
         labels.add(self.round_button, "tooltip", "stand_in")
         labels.add(self.end_button, "tooltip", "stand_in")
-        self.auto = labels.add(w.Checkbox(value=True, description=t["auto"], indent=False, layout=lay(width="auto")),
-                               "description", "auto")
+        self.auto = labels.add(w.Checkbox(value=True, description=t["auto"], indent=False, layout=lay(width="auto"),
+                                          style=fixed_style(CheckboxStyle)), "description", "auto")
         bar = self.job_bar = JobBar(lang)  # the job's controls and the message line, the job runner (jobs_panel.py)
         self.cancel_button, self.progress, self.status, self.message = (bar.cancel_button, bar.progress, bar.status,
                                                                         bar.message)
@@ -248,7 +255,8 @@ class LabApp:
         self.whatif = WhatIf(panels.whatif, self.bots, self._lock, here, self._move_to, self._refuse_if_playing,
                              self.player.autoplay, lambda: self.lang_code)
 
-        self.tutorial_button = labels.add(w.ToggleButton(value=False, layout=lay(width="auto")), "description",
+        self.tutorial_button = labels.add(w.ToggleButton(value=False, layout=lay(width="auto"),
+                                                         style=fixed_style(ToggleButtonStyle)), "description",
                                           "tutorial")
         self.tutorial_button.add_class("ssl-tutorial-btn")
         self.tutorial_button.observe(lambda _c: self._show_page(), "value")
@@ -316,8 +324,8 @@ class LabApp:
 
     def _layout(self) -> w.Widget:
         panels = self.panels
-        bots = w.HBox([self.bot_button, self.round_button, self.end_button], layout=w.Layout(flex_flow="row wrap"))
-        strength = w.HBox([self.mcts_strength, self.auto], layout=w.Layout(align_items="center"))
+        bots = w.HBox([self.bot_button, self.round_button, self.end_button], layout=fixed_layout(flex_flow="row wrap"))
+        strength = w.HBox([self.mcts_strength, self.auto], layout=fixed_layout(align_items="center"))
         nav, where, job = self.nav.row, self.nav.where, self.job_bar.row
         page = self.page = Page(
             self.labels, top=[self.game, self.players, self.seed, self.new_button],
@@ -325,7 +333,8 @@ class LabApp:
                    self.loader, self.lang], board=self.board,
             sidebar=[("tree", [nav, where, self.tree, self.comment]),
                      ("seats", [panels.seats.box, strength, bots, job, self.message]),
-                     ("live_panel", [self.live, self.live_box, w.HBox([self.hint_button]), self.hint_box]),
+                     ("live_panel", [self.live, self.live_box, w.HBox([self.hint_button], layout=fixed_layout()),
+                                     self.hint_box]),
                      (None, [panels.whatif.panel]), ("explain", [self.explanation])],
             rows=[nav, where, bots, job, strength], chart_bar=[self.x_mode, self.win_button, self.rollouts,
                                                                self.rollout_bot],

@@ -8,6 +8,7 @@ from typing import Any
 import ipywidgets as w
 
 from ...engine.i18n import LANGS
+from ..shared_layout import fixed_layout
 from .texts import TEXTS
 
 
@@ -26,7 +27,7 @@ class Labels:
 
     def __init__(self, lang: str) -> None:
         self.switch = w.ToggleButtons(options=[("EN", "en"), ("DE", "de")], value=check_lang(lang),
-                                      style={"button_width": "46px"}, layout=w.Layout(width="auto"))
+                                      style={"button_width": "46px"}, layout=fixed_layout(width="auto"))
         self._texts: list[tuple[Any, str, str, bool]] = []
 
     @property

@@ -26,13 +26,15 @@ from collections.abc import Callable
 from typing import Any
 
 import ipywidgets as w
+from ipywidgets.widgets.widget_bool import CheckboxStyle
+from ipywidgets.widgets.widget_string import HTMLStyle
 
 from ...analysis import Cancelled, judge_moves
 from ...lazyimport import pandas as pd
 from ...records import Node
 from ...reviewing import REVIEW_ROLLOUTS, review_horizon
 from ...value.model import load_model
-from ..shared_layout import fixed_layout
+from ..shared_layout import fixed_layout, fixed_style
 from .panel import LatestWork, Panel, Settings
 from .texts import TEXTS, load_texts
 
@@ -91,9 +93,10 @@ class LivePanel(Panel):
         self._warm: set[str] = set()  # the games judged once here (their modules and value model loaded)
         # the first looks worked out ahead (``_look_ahead``), by the position's full text
         self._ahead: dict[str, tuple[pd.DataFrame, pd.DataFrame]] = {}
-        self.toggle = w.Checkbox(value=True, description=label, indent=False, layout=w.Layout(width="auto"))
+        self.toggle = w.Checkbox(value=True, description=label, indent=False, layout=fixed_layout(width="auto"),
+                                 style=fixed_style(CheckboxStyle))
         self.toggle.add_class("ssl-live-toggle")
-        self.box = w.HTML(layout=fixed_layout(width="100%"))
+        self.box = w.HTML(layout=fixed_layout(width="100%"), style=fixed_style(HTMLStyle))
         self.toggle.observe(lambda _c: self.emit("toggled"), "value")
 
     def show(self, node: Node, settings: Settings) -> None:

@@ -15,6 +15,7 @@ from ...reviewing import REVIEW_KEY
 from .. import charts
 from ..clicks import click_kind
 from ..model import seat_tokens, show_value
+from ..shared_layout import fixed_layout
 from .panel import Panel, Settings
 from .texts import TEXTS, text
 from .widgets import TreeView
@@ -162,9 +163,9 @@ class MoveListPanel(Panel):
     def __init__(self, lang: str) -> None:
         super().__init__()
         t = TEXTS[lang]
-        self.tree = TreeView(labels=tree_labels(lang))
+        self.tree = TreeView(labels=tree_labels(lang), layout=fixed_layout())  # shared, frozen layouts
         self.comment = w.Textarea(placeholder=t["comment_hint"], rows=2, continuous_update=False,
-                                  layout=w.Layout(width="100%"))
+                                  layout=fixed_layout(width="100%"))
         self.comment.add_class("ssl-comment")
         self._ids: dict[Node, int] = {}
         self._by_id: list[Node] = []

@@ -8,11 +8,12 @@ from collections.abc import Callable
 from typing import Any
 
 import ipywidgets as w
+from ipywidgets.widgets.widget_string import HTMLStyle
 
 from ...lazyimport import pandas as pd
 from ...records import Node
 from ..model import LOG_SIZE
-from ..shared_layout import fixed_layout
+from ..shared_layout import fixed_layout, fixed_style
 from .movelist import STEPS, clean_comment, move_phrase
 from .panel import line_of
 from .texts import TEXTS, text
@@ -37,17 +38,19 @@ class NavBar:
     def __init__(self, lang: str) -> None:
         t = TEXTS[lang]
         lay = fixed_layout  # shared, frozen: never changed later (the promote button has its own)
-        self.first_button = w.Button(tooltip=t["first"], description="«", layout=lay(width="38px"))
-        self.back_button = w.Button(tooltip=t["back"], description="‹", layout=lay(width="38px"))
-        self.forward_button = w.Button(tooltip=t["forward"], description="›", layout=lay(width="38px"))
-        self.last_button = w.Button(tooltip=t["last"], description="»", layout=lay(width="38px"))
+        button = fixed_style(w.ButtonStyle)
+        self.first_button = w.Button(tooltip=t["first"], description="«", layout=lay(width="38px"), style=button)
+        self.back_button = w.Button(tooltip=t["back"], description="‹", layout=lay(width="38px"), style=button)
+        self.forward_button = w.Button(tooltip=t["forward"], description="›", layout=lay(width="38px"), style=button)
+        self.last_button = w.Button(tooltip=t["last"], description="»", layout=lay(width="38px"), style=button)
         for b in (self.first_button, self.back_button, self.forward_button, self.last_button):
             b.add_class("ssl-navbtn")
         self.slider = w.IntSlider(value=0, min=0, max=0, readout=False, continuous_update=True,
                                   layout=lay(flex="1 1 auto", width="auto", min_width="120px"))
-        self.position = w.HTML(layout=lay(width="auto"))
+        self.position = w.HTML(layout=lay(width="auto"), style=fixed_style(HTMLStyle))
         self.position.add_class("ssl-position")
-        self.promote_button = w.Button(description=t["promote"], layout=w.Layout(width="auto", display="none"))
+        self.promote_button = w.Button(description=t["promote"], layout=w.Layout(width="auto", display="none"),
+                                       style=button)
         self.syncing = False  # True while :meth:`show` moves the slider (not a user's move)
         self.row = w.HBox([self.first_button, self.back_button, self.slider, self.forward_button, self.last_button],
                           layout=lay(width="100%", align_items="center"))
@@ -190,7 +193,7 @@ class Explanation:
     app's ``explanation``) and the reasons kept per node (MCTS's root statistics, Greedy's action values)."""
 
     def __init__(self) -> None:
-        self.widget = w.HTML(layout=w.Layout(width="100%"))
+        self.widget = w.HTML(layout=fixed_layout(width="100%"), style=fixed_style(HTMLStyle))  # shared, frozen
         self.widget.add_class("ssl-explain")
         self._reasons: dict[Node, tuple[str, pd.DataFrame]] = {}
 

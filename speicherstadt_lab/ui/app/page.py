@@ -6,16 +6,19 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 import ipywidgets as w
+from ipywidgets.widgets.widget_string import HTMLStyle
 
 from ..board import ASSETS
 from ..probe import Probe
-from ..shared_layout import fixed_layout
+from ..shared_layout import fixed_layout, fixed_style
 from .labels import Labels
 
 # The app's stylesheet (widgets/app.css), put on the page by a hidden HTML widget.
 APP_CSS = "<style>\n" + (ASSETS / "app.css").read_text(encoding="utf-8") + "</style>"
 #: One of the sidebar's panels: its title's text key (None: a panel with its own head) and its widgets.
 Section = tuple[str | None, Sequence[w.Widget]]
+#: The board's and the charts' layout (``fixed_layout(**FILL)``): they size by their container, beside the sidebar.
+FILL = {"flex": "1 1 0", "min_width": "0", "width": "auto"}
 
 
 class Page:
@@ -31,8 +34,9 @@ class Page:
                  review: w.Widget, notices: Sequence[w.Widget], below: Sequence[w.Widget], head: Sequence[w.Widget],
                  tutorial: Callable[[], w.Widget]) -> None:
         self._tutorial = tutorial
-        css = w.HTML(APP_CSS, layout=fixed_layout(display="none"))
-        title = labels.add(w.HTML(), "value", "title", escape=True)
+        plain = fixed_style(HTMLStyle)  # shared, frozen: no HTML here changes its style
+        css = w.HTML(APP_CSS, layout=fixed_layout(display="none"), style=plain)
+        title = labels.add(w.HTML(layout=fixed_layout(), style=plain), "value", "title", escape=True)
         title.add_class("ssl-apptitle")
         spacer = w.Box(layout=fixed_layout(flex="1 1 auto"))
         bar = w.HBox([title, *top, spacer, *right], layout=fixed_layout(width="100%"))
@@ -42,21 +46,20 @@ class Page:
             if key is None:
                 panels += children
                 continue
-            heading = labels.add(w.HTML(), "value", key, escape=True)
+            heading = labels.add(w.HTML(layout=fixed_layout(), style=plain), "value", key, escape=True)
             heading.add_class("ssl-panel-title")
             box = w.VBox([heading, *children], layout=fixed_layout(width="100%"))
             box.add_class("ssl-panel")
             panels.append(box)
         side = w.VBox(panels, layout=fixed_layout(width="clamp(380px, 23vw, 460px)", flex="0 0 auto"))  # wider: wide
         side.add_class("ssl-sidebar")
-        board.layout = w.Layout(flex="1 1 0", min_width="0", width="auto")  # the board sizes by its container
+        board.layout = fixed_layout(**FILL)  # the board sizes by its container (the app makes it with this one)
         self.main = w.HBox([board, side], layout=fixed_layout(width="100%", align_items="flex-start"))
         charts_row = w.HBox(list(chart_bar), layout=fixed_layout(align_items="center", flex_flow="row wrap"))
-        figs = w.Box([chart], layout=fixed_layout(width="100%"))  # replaced below
+        figs = w.Box([chart], layout=fixed_layout(**FILL))
         figs.add_class("ssl-charts")
         for row in (*rows, side, self.main, charts_row):
             row.add_class("ssl-row")
-        figs.layout = w.Layout(flex="1 1 0", min_width="0", width="auto")
         chart_panel = w.VBox([charts_row, w.HBox([figs, review], layout=fixed_layout(width="100%"))],
                              layout=fixed_layout(width="100%"))
         chart_panel.add_class("ssl-panel")
@@ -66,7 +69,7 @@ class Page:
         self.lab_box = w.VBox(list(self.lab_page), layout=w.Layout(width="100%"))
         self.tutorial_box = w.VBox(layout=w.Layout(width="100%", display="none"))
         self.page = w.VBox([self.lab_box, self.tutorial_box], layout=fixed_layout(width="100%"))
-        self.probe = Probe()
+        self.probe = Probe(layout=fixed_layout())
         self.widget = w.VBox([css, *head, self.probe, bar, self.page], layout=fixed_layout(width="100%"))
         self.widget.add_class("ssl-app")
         self.widget.add_class("ssl-idle")

@@ -8,12 +8,14 @@ import html
 from typing import Any
 
 import ipywidgets as w
+from ipywidgets.widgets.widget_description import DescriptionStyle
+from ipywidgets.widgets.widget_string import HTMLStyle
 
 from ...analysis import t95
 from ...records import GameRecord, Node
 from ...reviewing import REVIEW_KEY, Review
 from ...reviewing import REVIEW_ROLLOUTS as _DEFAULTS
-from ..shared_layout import fixed_layout
+from ..shared_layout import fixed_layout, fixed_style
 from .panel import Panel, Settings, line_of
 from .texts import TEXTS
 
@@ -39,20 +41,23 @@ class ReviewPanel(Panel):
         super().__init__()
         t = TEXTS[lang]
         lay = fixed_layout  # shared, frozen: never changed later (the better button has its own)
-        self.button = w.Button(description=t["review"], button_style="primary", layout=lay(width="auto"))
+        button, plain = fixed_style(w.ButtonStyle), fixed_style(HTMLStyle)
+        self.button = w.Button(description=t["review"], button_style="primary", layout=lay(width="auto"),
+                               style=button)
         self.button.add_class("ssl-review-btn")
         self.rollouts = w.BoundedIntText(value=REVIEW_ROLLOUTS, min=2, max=500, step=5,
-                                         description=t["review_rollouts"], style={"description_width": "auto"},
+                                         description=t["review_rollouts"],
+                                         style=fixed_style(DescriptionStyle, description_width="auto"),
                                          layout=lay(width="200px"))
         self.rollouts.add_class("ssl-review-rollouts")
-        self.flag_list = w.Select(options=[], rows=6, layout=lay(width="100%"))
+        self.flag_list = w.Select(options=[], rows=6, layout=lay(width="100%"), style=fixed_style(DescriptionStyle))
         self.flag_list.add_class("ssl-flag-list")
-        self.summary = w.HTML(layout=lay(width="100%"))  # per seat: best moves, flags, luck
-        self.alternative = w.HTML(layout=lay(width="100%"))
+        self.summary = w.HTML(layout=lay(width="100%"), style=plain)  # per seat: best moves, flags, luck
+        self.alternative = w.HTML(layout=lay(width="100%"), style=plain)
         self.alternative.add_class("ssl-explain")
         self.better_button = w.Button(description=t["play_better"], button_style="success",
-                                      layout=w.Layout(width="auto", display="none"))
-        self.title = w.HTML()
+                                      layout=w.Layout(width="auto", display="none"), style=button)
+        self.title = w.HTML(layout=lay(), style=plain)
         self.title.add_class("ssl-panel-title")
         self.box = w.VBox([w.HBox([self.button, self.rollouts], layout=lay(align_items="center")), self.summary,
                            self.title, self.flag_list, self.alternative, self.better_button],

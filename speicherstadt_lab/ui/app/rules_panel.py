@@ -6,10 +6,13 @@ from __future__ import annotations
 import html
 
 import ipywidgets as w
+from ipywidgets.widgets.widget_bool import ToggleButtonStyle
+from ipywidgets.widgets.widget_string import HTMLStyle
 
 from ...engine.protocol import get_game
 from ...records import Node
 from ..rules import rule_sections, rules_data, variant_keys, variant_title
+from ..shared_layout import fixed_layout, fixed_style
 from .panel import Panel, Settings
 
 
@@ -21,10 +24,13 @@ class RulesPanel(Panel):
     def __init__(self) -> None:
         super().__init__()
         self._shown: tuple[object, ...] | None = None
-        self.accordion = w.Accordion(children=[w.HTML()], layout=w.Layout(width="100%", display="none"))
+        # the panel's own layout (shown and hidden); the rest shared and frozen
+        self.accordion = w.Accordion(children=[w.HTML(layout=fixed_layout(), style=fixed_style(HTMLStyle))],
+                                     layout=w.Layout(width="100%", display="none"))
         self.accordion.selected_index = None
         self.accordion.add_class("ssl-rules-panel")
-        self.button = w.ToggleButton(value=False, icon="book", layout=w.Layout(width="auto"))
+        self.button = w.ToggleButton(value=False, icon="book", layout=fixed_layout(width="auto"),
+                                     style=fixed_style(ToggleButtonStyle))
         self.button.add_class("ssl-rules-btn")
         self.button.observe(lambda _c: self._on_button(), "value")
         self.accordion.observe(lambda _c: self._on_collapsed(), "selected_index")

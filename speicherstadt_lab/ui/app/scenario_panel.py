@@ -24,6 +24,7 @@ from ...engine.errors import RecordError, ScenarioError
 from ...records import GameRecord, Node
 from ...scenarios import describe, scenario_of, scenario_text, shipped_scenario, shipped_scenarios
 from ..board import ASSETS
+from ..shared_layout import fixed_layout
 from .panel import Panel, Settings
 from .texts import TEXTS, text
 
@@ -99,8 +100,8 @@ class ScenarioPanel(Panel):
         self._body: ScenarioBody | None = None
         self.note = Notice()
         self.note.add_class("ssl-scenario-note")
-        self._holder = w.VBox(layout=w.Layout(width="100%"))  # the controls go in here when made
-        self.accordion = w.Accordion(children=[self._holder], layout=w.Layout(width="100%"))
+        self._holder = w.VBox(layout=fixed_layout(width="100%"))  # the controls go in here when made
+        self.accordion = w.Accordion(children=[self._holder], layout=fixed_layout(width="100%"))
         self.accordion.selected_index = None
         self.accordion.add_class("ssl-scenario")
         self.accordion.observe(self._on_open, "selected_index")

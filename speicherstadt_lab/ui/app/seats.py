@@ -8,6 +8,8 @@ from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple, overload
 
 import ipywidgets as w
+from ipywidgets.widgets.widget_description import DescriptionStyle
+from ipywidgets.widgets.widget_string import HTMLStyle
 
 from ...bots import make_bot
 from ...bots.levels import LEVELS, level_label
@@ -15,7 +17,7 @@ from ...engine.i18n import load_messages, messages
 from ...engine.protocol import get_game
 from .. import charts
 from ..model import seat_tokens
-from ..shared_layout import fixed_layout
+from ..shared_layout import fixed_layout, fixed_style
 from .panel import Panel, swap_options
 from .texts import text
 
@@ -103,7 +105,7 @@ class SeatsPanel(Panel):
 
     def __init__(self, lang: str) -> None:
         super().__init__(lang)
-        lay = w.Layout
+        lay = fixed_layout  # shared, frozen: never changed later (each seat's row has its own)
         self._relabeling = False
         self._count = 0
         self._initial: Any = None
@@ -112,10 +114,11 @@ class SeatsPanel(Panel):
         self._rows: list[SeatRow | None] = [None] * MAX_SEATS
         self.seat_kinds = SeatWidgets(self._row, "kind")
         self.seat_labels = SeatWidgets(self._row, "label")
-        self.box = w.GridBox([], layout=w.Layout(grid_template_columns="1fr 1fr", grid_gap="3px 10px", width="100%"))
+        self.box = w.GridBox([], layout=lay(grid_template_columns="1fr 1fr", grid_gap="3px 10px", width="100%"))
         self.box.add_class("ssl-seats")
         self.mcts_strength = w.Dropdown(options=strength_options(lang), value="iterations=200",
-                                        description=text(lang, "strength"), style={"description_width": "auto"},
+                                        description=text(lang, "strength"),
+                                        style=fixed_style(DescriptionStyle, description_width="auto"),
                                         layout=lay(width="180px"))
         self.mcts_strength.observe(lambda _c: None if self._relabeling else self.emit("strength"), "value")
 
@@ -134,9 +137,10 @@ class SeatsPanel(Panel):
         if made is not None:
             return made
         lang = self.settings.lang
-        label = w.HTML(layout=fixed_layout(width="auto"))
+        label = w.HTML(layout=fixed_layout(width="auto"), style=fixed_style(HTMLStyle))
         label.add_class("ssl-seatname")
-        dd = w.Dropdown(options=kind_options(lang), value="human", layout=fixed_layout(width="100px"))
+        dd = w.Dropdown(options=kind_options(lang), value="human", layout=fixed_layout(width="100px"),
+                        style=fixed_style(DescriptionStyle))
         dd.add_class("ssl-seat-kind")
         dd.add_class(f"ssl-seat-kind-{k}")
         dd.observe(lambda _c, k=k: None if self._relabeling else self.emit("seat", seat=k), "value")

@@ -18,10 +18,12 @@ import inspect
 from typing import Any, NamedTuple
 
 import ipywidgets as w
+from ipywidgets.widgets.widget_string import HTMLStyle
 
 from ...analysis import quick_evaluate
 from ...lazyimport import pandas as pd
 from ...records import Node
+from ..shared_layout import fixed_layout, fixed_style
 from .panel import Panel, Settings
 from .texts import load_texts
 
@@ -132,14 +134,14 @@ class WhatIfPanel(Panel):
 
     def __init__(self) -> None:
         super().__init__()
-        lay = w.Layout
-        self.info = w.HTML(layout=lay(width="100%"))
+        lay, plain = fixed_layout, fixed_style(HTMLStyle)  # shared, frozen: never changed later
+        self.info = w.HTML(layout=lay(width="100%"), style=plain)
         self.info.add_class("ssl-whatif-info")
         self.tags: dict[str, tuple[w.HTML, w.TagsInput]] = {}  # per hidden sequence: its label and tag input
         self._controls: WhatIfControls | None = None  # made when the panel first opens (or a control is asked for)
         self.box = w.VBox([self.info], layout=lay(width="100%"))
         self.box.add_class("ssl-whatif")
-        self._title = w.HTML()
+        self._title = w.HTML(layout=lay(), style=plain)
         self._title.add_class("ssl-panel-title")
         self.panel = w.VBox([self._title, self.box], layout=lay(width="100%"))
         self.panel.add_class("ssl-panel")
