@@ -36,38 +36,52 @@ def seat_features(state: Any) -> tuple[tuple[str, ...], list[list[float]]]:
     progress = 1.0 - left / max(1, total)
     best = _offer_best(state)
     rows: list[list[float]] = []
-    card = _cards(cat, nt)
+    # Each sum over a hand in C through a per-card table (0 for the cards it does not count) instead of a generator
+    # over the hand's catalogue cards testing their kinds: the same whole numbers. With ``plus_value`` below, 100 ->
+    # 77 µs a position (352 leaves of the seed-2 game's rollouts).
+    money_cards, contracts, pays, units, bars, helpers, bankers, building_vp = _tables(cat, nt)
     for i, s in enumerate(state.seats):
-        hand = [card[c] for c in hands[i]]
+        hand = hands[i]
         others = [x for j, x in enumerate(scores) if j != i] or [0.0]
         other_money = [x for j, x in enumerate(money) if j != i] or [0.0]
         lead = scores[i] - max(others)
         money_lead = money[i] - max(other_money)
         rows.append([
             scores[i], lead, scores[i] - sum(others) / len(others), money[i], money_lead,
-            float(sum(c.value for c in hand if c.kind == "money")),
-            float(sum(1 for c in hand if c.kind == "contract")),
-            float(sum(c.pays for c in hand if c.kind == "contract")),
-            float(sum(c.amount for c in hand if c.kind == "goods")),
-            float(sum(c.bars for c in hand if c.kind == "gold")),
+            float(sum(map(money_cards.__getitem__, hand))),
+            float(sum(map(contracts.__getitem__, hand))),
+            float(sum(map(pays.__getitem__, hand))),
+            float(sum(map(units.__getitem__, hand))),
+            float(sum(map(bars.__getitem__, hand))),
             float(len(s.ships)),
-            float(sum(1 for c in hand if c.kind in ("captain", "merchant", "assistant"))),
-            float(sum(1 for c in hand if c.kind == "banker")),
-            float(sum(c.vp for c in hand if c.kind == "building")),
+            float(sum(map(helpers.__getitem__, hand))),
+            float(sum(map(bankers.__getitem__, hand))),
+            float(sum(map(building_vp.__getitem__, hand))),
             float(len(hand)), progress, lead * progress, money_lead * progress,
             best[i], best[i] - max((x for j, x in enumerate(best) if j != i), default=0.0),
         ])
     return NAMES, rows
 
 
-_CARDS: dict[int, tuple[Any, tuple[Any, ...]]] = {}
+_TABLES: dict[int, tuple[Any, tuple[tuple[int, ...], ...]]] = {}
 
 
-def _cards(cat: Any, nt: Any) -> tuple[Any, ...]:
-    """The catalogue's card of each card type index (remembered per notation)."""
-    hit = _CARDS.get(id(nt))
+def _tables(cat: Any, nt: Any) -> tuple[tuple[int, ...], ...]:
+    """Per card type index, what each hand sum counts of it: a money card's value, 1 for a contract, a contract's
+    pay, goods units, gold bars, 1 for a captain, merchant or assistant, 1 for a banker, a building's points; 0
+    for the other cards (remembered per notation)."""
+    hit = _TABLES.get(id(nt))
     if hit is None or hit[0] is not nt:
-        hit = _CARDS[id(nt)] = (nt, tuple(cat.by_id[c] for c in nt.ids))
+        cards = [cat.by_id[c] for c in nt.ids]
+
+        def table(kinds: tuple[str, ...], of: Any) -> tuple[int, ...]:
+            return tuple(of(c) if c.kind in kinds else 0 for c in cards)
+
+        hit = _TABLES[id(nt)] = (nt, (
+            table(("money",), lambda c: c.value), table(("contract",), lambda c: 1),
+            table(("contract",), lambda c: c.pays), table(("goods",), lambda c: c.amount),
+            table(("gold",), lambda c: c.bars), table(("captain", "merchant", "assistant"), lambda c: 1),
+            table(("banker",), lambda c: 1), table(("building",), lambda c: c.vp)))
     return hit[1]
 
 
@@ -86,11 +100,13 @@ def _offer_best(state: Any) -> list[float]:
         # every observation give the same number
         held = s.hand if state.revealed else tuple(c for c in s.hand if not nt.start[c])
         base = h.holdings_value(s.money, held, s.ships, i)
+        # each card valued from the hand's one memo entry (``plus_value``: the holdings with the card added, the
+        # same number) instead of a new (hand + card, ships) key a card
+        entry = h.holdings(held, s.ships)
         best = 0.0
         for c in cards:
             if cost[c] > s.money:
                 continue
-            hand, ships = (held, (*s.ships, c)) if h.kind[c] == "ship" else ((*held, c), s.ships)
-            best = max(best, h.holdings_value(s.money - cost[c], tuple(hand), tuple(ships), i) - base)
+            best = max(best, h.plus_value(s.money - cost[c], entry, c, i) - base)
         out.append(best / 10.0)
     return out

@@ -47,6 +47,9 @@ class Notation(BaseNotation):
         self.start = tuple(c.start for c in cards)
         self.value = tuple(c.value for c in cards)
         self.vp = tuple(c.vp for c in cards)
+        # per card type, a money card's value and a building's points (0 for the others): hands summed through them
+        self.money_value = tuple(c.value if c.kind == "money" else 0 for c in cards)
+        self.building_vp = tuple(c.vp if c.kind == "building" else 0 for c in cards)
         self.pays = tuple(c.pays for c in cards)
         self.good = tuple(self.good_index[c.good] if c.good is not None else -1 for c in cards)
         self.dest = tuple(self.dest_index[c.dest] if c.dest is not None else -1 for c in cards)
@@ -74,8 +77,9 @@ class Notation(BaseNotation):
         self._fulfil_act: dict[Option, Action] = {}
         self.hand_cache: dict[tuple[Any, ...], tuple[tuple[Option, ...], tuple[Action, ...]]] = {}
         self.secret_cache: dict[tuple[Any, ...], bool] = {}  # State._secret_may_fulfil by open cards and pool
-        # State._option_parts' hand part by hand: (the cash actions, whether it holds a secret starting contract)
-        self.tail_cache: dict[tuple[int, ...], tuple[tuple[Action, ...], bool]] = {}
+        # State._option_split's hand part by hand: (the cash actions, whether it holds a secret starting contract,
+        # whether it holds an open contract and goods or gold, whether it holds any contract and goods or gold)
+        self.tail_cache: dict[tuple[int, ...], tuple[tuple[Action, ...], bool, bool, bool]] = {}
         # per card type: its part in a fulfilment (the hot path reads hands through this)
         self.role = tuple(ROLE_START if c.start else ROLES.get(c.kind, 0) for c in cards)
         slots = max(self.current_size.values()) + 1, self.future_size + 1
