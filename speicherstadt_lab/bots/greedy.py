@@ -21,7 +21,7 @@ from ..engine.actions import Action
 from ..engine.protocol import GameState, get_game
 from ..engine.rng import Rng
 from . import register_bot
-from .memo import _SKIP, DecisionMemo, _multiset, identity, public_key
+from .memo import _SKIP, DecisionMemo, _multiset, classify_fields, identity, public_key
 
 # Chance that one future ship (3 random cubes of 5 goods) carries a given good: 1 - (4/5)**3.
 _SHIP_HIT = 1 - 0.8**3
@@ -703,20 +703,7 @@ def _numbered_keyer(cls: type, heuristic: Any) -> Any:
     schema = getattr(cls, "schema", None)
     if schema is None:
         return None
-    plain, hidden, lists, parts, contexts = [], [], [], [], []
-    for f in schema.fields:  # classified as memo._keyer classifies them
-        if f.name in _SKIP or f.name == "seats":
-            continue
-        if f.hidden:
-            hidden.append(f.name)
-        elif f.copy == "list":
-            lists.append(f.name)
-        elif f.copy == "cow":
-            parts.append(f.name)
-        elif f.type is object:
-            contexts.append(f.name)
-        else:
-            plain.append(f.name)
+    plain, hidden, lists, parts, contexts = classify_fields(schema)  # as memo._keyer reads them
     # ~12,000 values in a whole review of a 3-player game (its memo of choices holds as many positions); an entry
     # is a few hundred bytes, so 20,000 hold a few MB.
     numbers = _Numbers(20_000)

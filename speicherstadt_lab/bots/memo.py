@@ -45,13 +45,16 @@ def _fields_of(schema: Any) -> tuple[str, ...]:
     return tuple(f.name for f in schema.fields if f.name not in _SKIP)
 
 
-def _keyer(cls: type) -> Callable[[Any], tuple[Any, ...]]:
-    """``key(state)`` for states of ``cls``, made once per class from its schema."""
-    plain, hidden, lists, parts, contexts = [], [], [], [], []
-    for f in cls.schema.fields:  # type: ignore[attr-defined]
-        if f.name in _SKIP:
-            continue
-        if f.name == "seats":
+def classify_fields(schema: Any) -> tuple[list[str], list[str], list[str], list[str], list[str]]:
+    """A state schema's fields as a key reads them, seats and skipped fields left out: (plain values, hidden fields,
+    lists, copy-on-write parts, context objects), each in the schema's order."""
+    plain: list[str] = []
+    hidden: list[str] = []
+    lists: list[str] = []
+    parts: list[str] = []
+    contexts: list[str] = []
+    for f in schema.fields:
+        if f.name in _SKIP or f.name == "seats":
             continue
         if f.hidden:
             hidden.append(f.name)
@@ -63,6 +66,12 @@ def _keyer(cls: type) -> Callable[[Any], tuple[Any, ...]]:
             contexts.append(f.name)
         else:
             plain.append(f.name)
+    return plain, hidden, lists, parts, contexts
+
+
+def _keyer(cls: type) -> Callable[[Any], tuple[Any, ...]]:
+    """``key(state)`` for states of ``cls``, made once per class from its schema."""
+    plain, hidden, lists, parts, contexts = classify_fields(cls.schema)  # type: ignore[attr-defined]
     get_plain = operator.attrgetter(*plain) if plain else (lambda st: ())
     seat_cache: dict[type, Callable[[Any], Any]] = {}
 
