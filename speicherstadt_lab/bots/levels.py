@@ -39,8 +39,8 @@ class Level:
 #: of the round, then the greedy bot's projection of the final scores) with rising budgets; the strongest scores its
 #: play-outs with the learned value model. Ordered by strength as measured by ``benchmarks/ladder.py`` (docs/bots.md).
 LEVELS: tuple[Level, ...] = (
-    Level(1, "greedy:epsilon=0.5"),
-    Level(2, "greedy:epsilon=0.15"),
+    Level(1, "greedy:epsilon=0.6"),
+    Level(2, "greedy:epsilon=0.3"),
     Level(3, "greedy"),
     Level(4, "mcts:iterations=25"),
     Level(5, "mcts:iterations=60"),

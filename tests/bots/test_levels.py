@@ -54,7 +54,7 @@ def test_a_level_is_its_declared_bot() -> None:
     assert 5 <= len(LEVELS) <= 8
     for lv in LEVELS:
         assert make_bot(f"level:{lv.number}", seed=3).params() == make_bot(lv.spec, seed=3).params()
-    assert make_bot("level:1", seed=3).params()["epsilon"] == 0.5
+    assert make_bot("level:1", seed=3).params()["epsilon"] == 0.6
     assert make_bot("LEVEL: 6", seed=0).params()["value"] == "model"
     assert "level" in bot_names()
 
