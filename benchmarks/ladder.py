@@ -50,6 +50,7 @@ from speicherstadt_lab.bots.levels import (
     LEVELS,
     check_ladder,
     get_level,
+    level_spec,
     variant_name,
 )
 from speicherstadt_lab.engine.protocol import ranks
@@ -107,10 +108,12 @@ def jobs_for(variant: str, levels: Sequence[int], reference: int, games: int, pl
     """Every game of the run, game index outermost: a run stopped early has (nearly) equal games in every pairing.
 
     ``span``: pair only levels at most this many places apart in ``levels`` (None: every pair, a full round robin).
+    Each job carries the spec each level plays in this game (``level_spec``: a search level's horizon written out
+    where the game sets its own), so a results file never mixes games played under different specs.
     """
     span = len(levels) if span is None else span
     pairs = [(a, b) for i, b in enumerate(levels) for a in levels[i + 1:i + 1 + span]] + [(reference, reference)]
-    specs = {lv: get_level(lv).spec for lv in [*levels, reference]}
+    specs = {lv: level_spec(lv, VARIANTS[variant][0]) for lv in [*levels, reference]}
     return [{"variant": variant, "players": players, "seed": seed, "a": a, "b": b, "deal": g // players,
              "rotation": g % players, "spec_a": specs[a], "spec_b": specs[b]}
             for g in range(games) for a, b in pairs]
@@ -208,9 +211,11 @@ def summarize(results: list[dict[str, Any]], levels: Sequence[int], reference: i
             acc[0] += secs
             acc[1] += n
     ms = {lv: 1000 * s / max(1, n) for lv, (s, n) in timing.items()}
+    played = {**dict(zip(df["b"], df["spec_b"], strict=True)), **dict(zip(df["a"], df["spec_a"], strict=True))}
     level_rows = []
     for i, lv in enumerate(levels):
-        level_rows.append({"level": lv, "spec": get_level(lv).spec, "rating": ratings[i], "rating_lo": lo[i],
+        level_rows.append({"level": lv, "spec": played.get(lv, get_level(lv).spec), "rating": ratings[i],
+                           "rating_lo": lo[i],
                            "rating_hi": hi[i], "ms_per_decision": ms.get(lv, float("nan")),
                            "time_vs_reference": ms.get(lv, float("nan")) / max(ms.get(reference, 1e-9), 1e-9)})
     return pd.DataFrame(pair_rows), pd.DataFrame(level_rows)
@@ -218,7 +223,10 @@ def summarize(results: list[dict[str, Any]], levels: Sequence[int], reference: i
 
 def ladder_json(pairs: pd.DataFrame, levels: pd.DataFrame, variant: str, players: int, games: int, seed: int,
                 bootstrap: int) -> dict[str, Any]:
-    """The ladder file's content (checked by ``check_ladder`` before it is written)."""
+    """The ladder file's content (checked by ``check_ladder`` before it is written).
+
+    ``games``: the fewest games any pairing has (a run extended for some pairings only has more in those; each
+    pairing's row carries its own count)."""
     game, expansion = VARIANTS[variant]
 
     def rows(df: pd.DataFrame, keys: Sequence[str]) -> list[dict[str, Any]]:
@@ -291,7 +299,7 @@ def main(argv: list[str] | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
     print(f"wall time {time.perf_counter() - t0:.0f} s for {len(results)} games ({args.processes} process(es))")
     out = args.out or (ROOT / "speicherstadt_lab" / "data" / "ladder" / f"{variant}.json" if args.write else None)
     if out is not None:
-        data = ladder_json(pairs, table, args.game, args.players, int(pairs["games"].max()), args.seed,
+        data = ladder_json(pairs, table, args.game, args.players, int(pairs["games"].min()), args.seed,
                            args.bootstrap)
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")

@@ -19,10 +19,16 @@ from . import register_bot
 
 @dataclass(frozen=True)
 class Level:
-    """One opponent level: its number (1 = weakest) and the bot spec that plays it."""
+    """One opponent level: its number (1 = weakest), the bot spec that plays it, and (``games``: (game, spec)
+    pairs) the spec it plays instead in a game where the declared one measured no stronger than the levels below."""
 
     number: int
     spec: str
+    games: tuple[tuple[str, str], ...] = ()
+
+    def spec_for(self, game: str | None) -> str:
+        """The spec this level plays in ``game`` (None: the declared one)."""
+        return dict(self.games).get(game, self.spec) if game is not None else self.spec
 
     def name(self, lang: str = "en") -> str:
         """The level's short name in ``lang`` ("Beginner", "Anfänger", ...)."""
@@ -36,15 +42,18 @@ class Level:
 
 
 #: The levels, weakest first. Greedy with random moves mixed in, the greedy bot, then search (MCTS: greedy play-outs
-#: of the round, then the greedy bot's projection of the final scores) with rising budgets; the strongest scores its
-#: play-outs with the learned value model. Ordered by strength as measured by ``benchmarks/ladder.py`` (docs/bots.md).
+#: of the round - six rounds in Packet Row, whose rounds are short: ``level_spec`` - then the greedy bot's projection
+#: of the final scores) with rising budgets; the strongest scores its play-outs with the learned value model.
+#: Ordered by strength as measured by ``benchmarks/ladder.py`` (docs/bots.md).
 LEVELS: tuple[Level, ...] = (
     Level(1, "greedy:epsilon=0.6"),
     Level(2, "greedy:epsilon=0.3"),
     Level(3, "greedy"),
     Level(4, "mcts:iterations=25"),
     Level(5, "mcts:iterations=60"),
-    Level(6, "mcts:iterations=150,value=model"),
+    # Packet Row: search scored by the value model six rounds deep won no more often than level 4's cheaper search
+    # (docs/bots.md), so there level 6 keeps level 4's judgement with 300 iterations (about 0.3 s a move, quiet).
+    Level(6, "mcts:iterations=150,value=model", (("packet_row", "mcts:iterations=300"),)),
 )
 
 
@@ -56,6 +65,33 @@ def get_level(number: Any) -> Level:
         raise ValueError(f"level: {number!r} is not a level; levels are the whole numbers 1 to {len(LEVELS)} "
                          f"(1 = weakest), written 'level:N'")
     return LEVELS[n - 1]
+
+
+def level_spec(number: Any, game: str | None = None) -> str:
+    """Level ``number``'s spec as it plays ``game`` (``Level.spec_for``), a search level's ``horizon="auto"`` written
+    out where the game makes it other than 1 round (``bots.mcts.auto_horizon``: 6 in Packet Row).
+
+    A search level looks as deep as the game's judgement needs, so in Packet Row ``level:4`` plays
+    ``mcts:iterations=25,horizon=6``. The ladder's result rows and files carry this spec: games
+    measured under one horizon are not mixed with another's. ``game`` None: the declared spec; an unknown game: a
+    ValueError naming the field ``game``.
+    """
+    from ..engine.protocol import get_game
+    from . import make_bot
+
+    lv = get_level(number)
+    if game is None:
+        return lv.spec
+    try:
+        get_game(game)
+    except ValueError:
+        raise ValueError(f"game: {game!r} is not a registered game") from None
+    spec = lv.spec_for(game)
+    bot = make_bot(spec)
+    if getattr(bot, "horizon", None) != "auto":
+        return spec
+    horizon = bot.horizon_for(game)
+    return spec if horizon == 1 else f"{spec},horizon={0 if horizon is None else horizon}"
 
 
 def level_names() -> list[str]:
@@ -72,7 +108,55 @@ def make_level_bot(seed: int = 0, level: Any = None, **params: Any) -> Any:
     if params:
         raise ValueError(f"level: a level takes no other parameters (got {', '.join(sorted(params))}); "
                          "use the bot's own spec to change settings")
-    return make_bot(get_level(level).spec, seed=seed)
+    lv = get_level(level)
+    return LevelBot(lv, seed) if lv.games else make_bot(lv.spec, seed=seed)
+
+
+class LevelBot:
+    """A level that plays another spec in some game (``Level.games``): the bot of the game of each position asked.
+
+    Until it has seen a position it is the level's declared bot (``name``, ``params``); each spec's bot is built once
+    with the level's seed, so the level answers the same position the same. Anything else (``last_stats``, ...)
+    comes from the bot of the last game asked.
+    """
+
+    def __init__(self, level: Level, seed: int = 0) -> None:
+        self.level = level
+        self.seed = seed
+        self._bots: dict[str, Any] = {}
+        self._bot = self._for(None)
+
+    def _for(self, game: str | None) -> Any:
+        from . import make_bot
+
+        spec = self.level.spec_for(game)
+        if spec not in self._bots:
+            self._bots[spec] = make_bot(spec, seed=self.seed)
+        return self._bots[spec]
+
+    @property
+    def name(self) -> str:
+        """The name of the bot playing (``mcts``, ...), as the app's explanations expect."""
+        return self._bot.name
+
+    def params(self) -> dict[str, Any]:
+        """The settings of the bot playing: enough to make it again for that game."""
+        return self._bot.params()
+
+    def choose(self, obs: Any) -> Any:
+        """The move of this level's bot for ``obs``'s game."""
+        self._bot = self._for(obs.game)
+        return self._bot.choose(obs)
+
+    def explain(self, obs: Any) -> Any:
+        """The explanation of this level's bot for ``obs``'s game."""
+        self._bot = self._for(obs.game)
+        return self._bot.explain(obs)
+
+    def __getattr__(self, attr: str) -> Any:
+        if attr.startswith("_"):  # not set yet (during __init__): no lookup in a bot that does not exist
+            raise AttributeError(attr)
+        return getattr(self._bot, attr)
 
 
 # -- the ladder file -------------------------------------------------------------------------------------------------

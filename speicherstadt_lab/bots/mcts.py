@@ -34,6 +34,28 @@ def auto_rollout(game: str) -> str:
         return "random"
 
 
+def auto_horizon(game: str) -> int:
+    """The rounds a rollout plays under ``horizon="auto"`` before it is judged: the game's ``GameInfo.hybrid_horizon``.
+
+    That is the depth at which the game's quick judgement was found to track real play-outs (1 round in Die
+    Speicherstadt; 6 in Packet Row, whose rounds are only 3-5 decisions: judged after 1 round, search there was no
+    stronger with more iterations, docs/bots.md). A game the registry does not know gets 1.
+    """
+    try:
+        return get_game(game).hybrid_horizon
+    except ValueError:
+        return 1
+
+
+def check_horizon(horizon: Any) -> int | str | None:
+    """``horizon`` as the search uses it: ``"auto"``, a whole number of rounds, or None (0 or None: to the end)."""
+    if horizon == "auto" or horizon is None:
+        return horizon
+    if isinstance(horizon, bool) or not isinstance(horizon, int | float) or horizon != int(horizon):
+        raise ValueError(f"horizon: must be 'auto', a whole number of rounds or 0 (to the end), not {horizon!r}")
+    return None if horizon <= 0 else int(horizon)
+
+
 def random_policy(state: GameState, rng: Rng) -> Action:
     """Uniformly random legal action (the cheapest rollout policy)."""
     actions = state.legal_actions()
@@ -143,10 +165,11 @@ class MCTSBot:
     bot spec such as ``"greedy:epsilon=0.1"``, a bot, or a policy ``(state, rng) -> action``. ``horizon``
     (rounds) cuts rollouts short: the round in progress plus ``horizon - 1`` more are played, then the
     rollout bot's ``projected_scores(state)`` (or the plain ``score``) stands in for the final scores;
-    ``"auto"`` means 1 when the rollout bot can project scores and to the end otherwise; 0 or None: to the
-    end. ``value="model"`` scores a rollout cut short by ``horizon`` with the learned value model
-    (``speicherstadt_lab.value``: win probabilities and expected final scores) instead. ``c`` is the UCB
-    exploration constant for rewards in [0, 1].
+    ``"auto"`` means the game's ``GameInfo.hybrid_horizon`` (:func:`auto_horizon`: 1 round in Die Speicherstadt, 6
+    in Packet Row) when the rollout bot can project scores or the value model judges, and to the end otherwise; 0
+    or None: to the end. ``value="model"`` scores a rollout cut short by ``horizon`` with the learned value model
+    (``speicherstadt_lab.value``: win probabilities and expected final scores) instead (with 0 or None: 1 round).
+    ``c`` is the UCB exploration constant for rewards in [0, 1].
     After ``choose``, ``last_stats`` holds the root statistics; ``explain(obs)`` returns them as a table.
     """
 
@@ -165,9 +188,7 @@ class MCTSBot:
         self.rollout = rollout
         self.margin_weight = float(margin_weight)
         self.margin_scale = float(margin_scale)
-        if horizon != "auto":
-            horizon = None if horizon is None or int(horizon) <= 0 else int(horizon)
-        self.horizon = horizon
+        self.horizon = check_horizon(horizon)
         self._resolved: dict[str, tuple[Policy, Callable[[GameState], list[float]] | None, int | None]] = {}
         self.last_stats: pd.DataFrame | None = None
         self._last_key: str | None = None
@@ -193,9 +214,21 @@ class MCTSBot:
             spec = auto_rollout(game) if self.rollout == "auto" else self.rollout
             bot = make_bot(spec) if isinstance(spec, str) and spec != "random" else spec
             evaluator = getattr(bot, "projected_scores", None)
-            horizon = (1 if evaluator else None) if self.horizon == "auto" else self.horizon
+            horizon = self.horizon_for(game, evaluator is not None)
             hit = self._resolved[game] = (policy_of(bot), evaluator, horizon)
         return hit
+
+    def horizon_for(self, game: str, judged: bool | None = None) -> int | None:
+        """The rounds this bot's rollouts play in ``game`` before they are judged (None: to the end).
+
+        ``horizon="auto"``: the game's :func:`auto_horizon` when something judges the cut (the rollout bot's
+        projection, or the value model), to the end otherwise. ``judged`` None: ask the rollout bot.
+        """
+        if self.horizon != "auto":
+            return self.horizon if self.horizon is not None or self.value != "model" else 1
+        if judged is None:
+            judged = self._setup(game)[1] is not None
+        return auto_horizon(game) if judged or self.value == "model" else None
 
     def search(self, obs: GameState, key: str | None = None) -> _Node:
         """Run the search from ``obs`` and return the root (its children are the legal actions)."""
@@ -209,7 +242,7 @@ class MCTSBot:
             from ..value.model import features_of, load_model  # the value package reads numpy; only when asked
 
             model = load_model(obs)
-            horizon = horizon or 1
+            horizon = self.horizon_for(obs.game, True)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         it = 0
         while True:

@@ -21,6 +21,7 @@ from speicherstadt_lab.bots.levels import (
     level_label,
     level_names,
     level_options,
+    level_spec,
     load_ladder,
 )
 from speicherstadt_lab.engine.i18n import LANGS
@@ -89,8 +90,9 @@ def test_the_shipped_ladders_fit_the_levels() -> None:
     for path in SHIPPED:
         data = check_ladder(json.loads(path.read_text(encoding="utf-8")))
         assert path.stem == (data["game"] if not data["expansion"] else f"{data['game']}+{data['expansion']}")
-        for row in data["levels"]:
-            assert row["spec"] == get_level(row["level"]).spec, f"{path.name}: level {row['level']} was changed since"
+        for row in data["levels"]:  # the spec the level plays in that game (a search level's horizon written out)
+            assert row["spec"] == level_spec(row["level"], data["game"]), \
+                f"{path.name}: level {row['level']} was changed since"
     assert load_ladder("speicherstadt") is not None
 
 
@@ -182,6 +184,12 @@ def test_seats_rotate_and_the_lineup_alternates() -> None:
     jobs = ladder.jobs_for("speicherstadt", [1, 2, 3], 2, 4, 3, 0)
     assert [(j["a"], j["b"]) for j in jobs[:4]] == [(2, 1), (3, 1), (3, 2), (2, 2)]  # every pairing, then the next
     assert {j["deal"] for j in jobs if j["a"] == 3 and j["b"] == 1} == {0, 1}
+    # Each game carries the spec a level plays in that game: Packet Row's search looks 6 rounds ahead.
+    assert {(j["spec_a"], j["spec_b"]) for j in jobs} == {(get_level(a).spec, get_level(b).spec)
+                                                          for a, b in [(2, 1), (3, 1), (3, 2), (2, 2)]}
+    row = ladder.jobs_for("packet_row", [3, 4], 3, 1, 3, 0)[0]
+    assert (row["a"], row["b"], row["spec_b"]) == (4, 3, get_level(3).spec)
+    assert row["spec_a"] == level_spec(4, "packet_row") == f"{get_level(4).spec},horizon=6"
 
 
 def test_a_tiny_ladder_run_writes_a_well_formed_table(tmp_path: Path, capsys) -> None:
