@@ -694,19 +694,20 @@ class _Numbers:
         return n
 
 
-def _numbered_keyer(cls: type, heuristic: Any) -> Any:
+def _numbered_keyer(cls: type, heuristic: Any, size: int = 20_000) -> Any:
     """``key(state)`` for states of ``cls`` and the heuristic class ``heuristic``: the heuristic, the state class and
     the same facts as ``memo.public_key`` (the fields its schema declares, each read as ``public_key`` reads it, in
     one flat tuple), with each seat, the expansion's part and each hidden field's multiset replaced by its number
-    (:class:`_Numbers`); equal keys exactly where ``public_key``'s are equal (up to a restart of the numbers, which
-    only splits). None where ``public_key`` gives none (no declared schema)."""
+    (:class:`_Numbers`, holding ``size`` values); equal keys exactly where ``public_key``'s are equal, up to a restart
+    of the numbers when ``size`` are held, which only splits (a value numbered again gets a new number, never an old
+    one). None where ``public_key`` gives none (no declared schema)."""
     schema = getattr(cls, "schema", None)
     if schema is None:
         return None
     plain, hidden, lists, parts, contexts = classify_fields(schema)  # as memo._keyer reads them
     # ~12,000 values in a whole review of a 3-player game (its memo of choices holds as many positions); an entry
     # is a few hundred bytes, so 20,000 hold a few MB.
-    numbers = _Numbers(20_000)
+    numbers = _Numbers(size)
     # A seat or part is never changed once its position is made (copy-on-write), so its number is kept by identity
     # for the positions that share it (the object held, so no other takes its id while the entry lives).
     by_object: dict[int, tuple[Any, int]] = {}

@@ -31,18 +31,44 @@ def _positions(expansion: str | None) -> list[Any]:
     return out
 
 
+def _keys(positions: list[Any], size: int) -> list[tuple[Any, Any]]:
+    """(public key, numbered key) of each position, the numbered ones from fresh keyers holding ``size`` numbers (not
+    the module's shared ones, whose numbers restart after whatever earlier tests keyed in the same process)."""
+    cls = greedy._heuristic_class(positions[0])
+    keyers: dict[type, Any] = {}
+    out = []
+    for st in positions:
+        keyer = keyers.get(st.__class__)
+        if keyer is None:
+            keyer = keyers[st.__class__] = greedy._numbered_keyer(st.__class__, cls, size=size)
+        nk = keyer(st)
+        assert nk[0] is cls
+        out.append((public_key(st), nk))
+    return out
+
+
 @pytest.mark.parametrize("expansion", [None, "kaispeicher"])
 def test_the_numbered_key_names_positions_as_the_public_key(expansion: str | None) -> None:
     positions = _positions(expansion)
-    cls = greedy._heuristic_class(positions[0])
     by_public: dict[Any, Any] = {}
     by_numbered: dict[Any, Any] = {}
-    for st in positions:
-        pk, nk = public_key(st), greedy._memo_key(st, cls)
-        assert nk[0] is cls
+    for pk, nk in _keys(positions, size=10**9):  # numbers never restart here
         assert by_public.setdefault(pk, nk) == nk  # equal public keys: equal numbered keys
         assert by_numbered.setdefault(nk, pk) == pk  # and the other way
     assert len(by_public) < len(positions)  # determinizations share their keys: the check compared some
+
+
+@pytest.mark.parametrize("expansion", [None, "kaispeicher"])
+def test_restarted_numbers_only_split_keys(expansion: str | None) -> None:
+    """When the numbers restart (64 held here, the shipped keyer holds 20,000), a value numbered again gets a new
+    number: equal positions may get two keys, but two different positions never share one."""
+    positions = _positions(expansion)
+    by_numbered: dict[Any, Any] = {}
+    by_public: dict[Any, set[Any]] = {}
+    for pk, nk in _keys(positions, size=64):
+        assert by_numbered.setdefault(nk, pk) == pk  # one numbered key, one position
+        by_public.setdefault(pk, set()).add(nk)
+    assert any(len(v) > 1 for v in by_public.values())  # the numbers did restart and split some keys
 
 
 @pytest.mark.parametrize("expansion", [None, "kaispeicher"])
