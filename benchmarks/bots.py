@@ -25,12 +25,9 @@ appends each finished game as a line of JSON and skips the games already there, 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import time
-from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +36,7 @@ import pandas as pd
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 import speicherstadt_lab as sl
+from benchmarks.resumable import played, run_kept
 from speicherstadt_lab.analysis import wilson
 from speicherstadt_lab.bots import make_bot
 from speicherstadt_lab.bots.levels import level_spec
@@ -218,41 +216,18 @@ def _ismcts_key(row: dict[str, Any]) -> tuple[Any, ...]:
     return tuple(row.get(k) for k in ISMCTS_KEY)
 
 
-def _played(play: Any, jobs: list[dict[str, Any]], processes: int) -> Iterator[dict[str, Any]]:
-    """``play`` on every job, in order, yielding each result as it comes (a process pool when ``processes`` > 1)."""
-    if processes <= 1:
-        yield from map(play, jobs)
-        return
-    with ProcessPoolExecutor(processes) as pool:
-        yield from pool.map(play, jobs, chunksize=1)
+def _check_row(i: int, row: Any) -> None:
+    if not isinstance(row, dict) or any(k not in row for k in (*ISMCTS_KEY, "win", "score")):
+        raise ValueError(f"--results: line {i} is not an ISMCTS game of this script")
 
 
 def run_resumable(play: Any, jobs: list[dict[str, Any]], processes: int,
                   results: Path | None) -> list[dict[str, Any]]:
     """``play`` on the jobs not yet in ``results`` (JSON lines, appended as games finish); every job's result.
 
-    Lines of other settings (another ``--against``, budget, seed) stay in the file and are not used.
+    Lines of other settings (another ``--against`` or its spec, budget, seed) stay in the file and are not used.
     """
-    done: dict[tuple[Any, ...], dict[str, Any]] = {}
-    if results is not None and results.exists():
-        for i, line in enumerate(results.read_text(encoding="utf-8").splitlines(), 1):
-            if line.strip():
-                row = json.loads(line)
-                if not isinstance(row, dict) or any(k not in row for k in (*ISMCTS_KEY, "win", "score")):
-                    raise ValueError(f"--results: line {i} of {results} is not an ISMCTS game of this script")
-                done[_ismcts_key(row)] = row
-    todo = [j for j in jobs if _ismcts_key(j) not in done]
-    out = open(results, "a", encoding="utf-8") if results is not None else None  # noqa: SIM115 (closed below)
-    try:
-        for row in _played(play, todo, processes):
-            done[_ismcts_key(row)] = row
-            if out is not None:
-                out.write(json.dumps(row) + "\n")
-                out.flush()
-    finally:
-        if out is not None:
-            out.close()
-    return [done[_ismcts_key(j)] for j in jobs if _ismcts_key(j) in done]
+    return run_kept(play, jobs, processes, results, _ismcts_key, check=_check_row)
 
 
 def summarize_ismcts(results: list[dict[str, Any]]) -> pd.DataFrame:
@@ -275,10 +250,7 @@ def summarize_ismcts(results: list[dict[str, Any]]) -> pd.DataFrame:
 
 def run_all(play: Any, jobs: list[dict[str, Any]], processes: int) -> list[dict[str, Any]]:
     """``play`` on every job, in order: on a process pool when ``processes`` > 1."""
-    if processes <= 1:
-        return [play(j) for j in jobs]
-    with ProcessPoolExecutor(processes) as pool:
-        return list(pool.map(play, jobs, chunksize=1))
+    return list(played(play, jobs, processes))
 
 
 def jobs_for(pair: str, games: int, players: int, seed: int, params: dict[str, dict[str, Any]],

@@ -31,8 +31,7 @@ import math
 import os
 import sys
 import time
-from collections.abc import Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +41,7 @@ import pandas as pd
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 import speicherstadt_lab as sl
+from benchmarks.resumable import run_kept
 from speicherstadt_lab.analysis import wilson
 from speicherstadt_lab.bots import make_bot
 from speicherstadt_lab.bots.levels import (
@@ -129,32 +129,7 @@ def run(jobs: list[dict[str, Any]], processes: int, results: Path | None,
 
     ``played_only``: play nothing, return the results of the jobs ``results`` already holds (a stopped run's table).
     """
-    done: dict[tuple[Any, ...], dict[str, Any]] = {}
-    if results is not None and results.exists():
-        for line in results.read_text(encoding="utf-8").splitlines():
-            if line.strip():
-                row = json.loads(line)
-                done[_key(row)] = row
-    todo = [] if played_only else [j for j in jobs if _key(j) not in done]
-    out = open(results, "a", encoding="utf-8") if results is not None else None  # noqa: SIM115 (closed below)
-    try:
-        for row in _played(todo, processes):
-            done[_key(row)] = row
-            if out is not None:
-                out.write(json.dumps(row) + "\n")
-                out.flush()
-    finally:
-        if out is not None:
-            out.close()
-    return [done[_key(j)] for j in jobs if _key(j) in done]
-
-
-def _played(jobs: list[dict[str, Any]], processes: int) -> Iterator[dict[str, Any]]:
-    if processes <= 1:
-        yield from map(play_one, jobs)
-        return
-    with ProcessPoolExecutor(processes) as pool:
-        yield from pool.map(play_one, jobs, chunksize=1)
+    return run_kept(play_one, jobs, processes, results, _key, played_only=played_only)
 
 
 def bradley_terry(counts: dict[tuple[int, int], tuple[float, float]], levels: Sequence[int]) -> np.ndarray:

@@ -4,9 +4,7 @@ their format field by field and rise with the level, and a tiny ladder run write
 from __future__ import annotations
 
 import copy
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
 import pytest
@@ -25,6 +23,7 @@ from speicherstadt_lab.bots.levels import (
     load_ladder,
 )
 from speicherstadt_lab.engine.i18n import LANGS
+from tests.support.benchmarks import load_benchmark
 
 ROOT = Path(__file__).resolve().parents[2]
 VARIANTS = [("speicherstadt", None), ("speicherstadt", "kaispeicher"), ("packet_row", None)]
@@ -170,11 +169,7 @@ def test_the_format_check_names_the_field_at_fault(what: str, spoil, field: str)
 # -- the benchmark, tiny -----------------------------------------------------------------------------------------------
 
 def _ladder_module():
-    spec = importlib.util.spec_from_file_location("bench_ladder", ROOT / "benchmarks" / "ladder.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("ladder")
 
 
 def test_seats_rotate_and_the_lineup_alternates() -> None:

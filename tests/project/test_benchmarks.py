@@ -2,24 +2,19 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 
 import numpy as np
 import pytest
 
+from tests.support.benchmarks import load_benchmark
 from tests.support.paths import REPO
 
 ROOT = REPO
 
 
 def _load(name: str):
-    spec = importlib.util.spec_from_file_location(f"bench_{name}", ROOT / "benchmarks" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # the process pool pickles the module's functions by this name
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark(name)
 
 
 @pytest.fixture(scope="module")

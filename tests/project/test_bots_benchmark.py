@@ -4,24 +4,18 @@ ISMCTS seat rotates over each deal, the table's win share and 95% interval are W
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from typing import Any
 
 import pytest
 
 from speicherstadt_lab.bots.levels import level_spec
-from tests.support.paths import REPO
+from tests.support.benchmarks import load_benchmark
 
 
 @pytest.fixture(scope="module")
 def bench() -> Any:
-    spec = importlib.util.spec_from_file_location("bench_bots", REPO / "benchmarks" / "bots.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # the process pool pickles the module's functions by this name
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("bots")
 
 
 def test_against_takes_any_bot_spec_and_refuses_others_by_name(bench, capsys) -> None:

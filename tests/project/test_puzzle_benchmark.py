@@ -4,9 +4,7 @@ and a malformed or tampered line of the results file is refused, naming its line
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -14,18 +12,14 @@ from typing import Any
 import pytest
 
 from speicherstadt_lab.puzzles import load_puzzles, write_puzzles
-from tests.support.paths import REPO
+from tests.support.benchmarks import load_benchmark
 
 ROLLOUTS = "5"  # play-outs a candidate: the run is cheap, the checks are about the bookkeeping
 
 
 @pytest.fixture(scope="module")
 def bench() -> Any:
-    spec = importlib.util.spec_from_file_location("bench_puzzles", REPO / "benchmarks" / "puzzles.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # the process pool pickles the module's functions by this name
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("puzzles")
 
 
 @pytest.fixture()

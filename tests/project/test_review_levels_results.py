@@ -4,9 +4,7 @@ field, with nothing played; two ways side by side get the paired difference of t
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -14,19 +12,14 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tests.support.paths import REPO
+from tests.support.benchmarks import load_benchmark
 
 SMALL = ["--games", "1", "--every", "25", "--search", "2", "--truth", "2", "--processes", "1", "--compare", "race,full"]
 
 
 @pytest.fixture(scope="module")
 def bench() -> Any:
-    spec = importlib.util.spec_from_file_location("bench_review_levels_results", REPO / "benchmarks" /
-                                                  "review_levels.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # the process pool pickles the module's functions by this name
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("review_levels", "bench_review_levels_results")
 
 
 def tables(out: str) -> str:
