@@ -77,7 +77,8 @@ def play_one(job: dict[str, Any]) -> dict[str, Any]:
     kw = {"expansion": expansion} if expansion else {}
     state = sl.new_game(game, players=n, seed=deal_seed, **kw)
     seats = seating(job["a"], job["b"], job["deal"], job["rotation"], n)
-    bots = [make_bot(f"level:{lv}", seed=derive_seed(deal_seed, "bot", job["rotation"], seat))
+    spec = {job["b"]: job["spec_b"], job["a"]: job["spec_a"]}  # what each level plays in this run (``jobs_for``)
+    bots = [make_bot(spec[lv], seed=derive_seed(deal_seed, "bot", job["rotation"], seat))
             for seat, lv in enumerate(seats)]
     think = [0.0] * n
     decisions = [0] * n
@@ -104,19 +105,42 @@ def play_one(job: dict[str, Any]) -> dict[str, Any]:
 
 
 def jobs_for(variant: str, levels: Sequence[int], reference: int, games: int, players: int,
-             seed: int, span: int | None = None) -> list[dict[str, Any]]:
+             seed: int, span: int | None = None, specs: dict[int, str] | None = None) -> list[dict[str, Any]]:
     """Every game of the run, game index outermost: a run stopped early has (nearly) equal games in every pairing.
 
     ``span``: pair only levels at most this many places apart in ``levels`` (None: every pair, a full round robin).
     Each job carries the spec each level plays in this game (``level_spec``: a search level's horizon written out
-    where the game sets its own), so a results file never mixes games played under different specs.
+    where the game sets its own), so a results file never mixes games played under different specs. ``specs``: a
+    level played as another spec in this run (a screen of a candidate definition, ``--spec``).
     """
     span = len(levels) if span is None else span
     pairs = [(a, b) for i, b in enumerate(levels) for a in levels[i + 1:i + 1 + span]] + [(reference, reference)]
-    specs = {lv: level_spec(lv, VARIANTS[variant][0]) for lv in [*levels, reference]}
+    played = {lv: level_spec(lv, VARIANTS[variant][0]) for lv in [*levels, reference]} | (specs or {})
     return [{"variant": variant, "players": players, "seed": seed, "a": a, "b": b, "deal": g // players,
-             "rotation": g % players, "spec_a": specs[a], "spec_b": specs[b]}
+             "rotation": g % players, "spec_a": played[a], "spec_b": played[b]}
             for g in range(games) for a, b in pairs]
+
+
+def parse_specs(items: Sequence[str], levels: Sequence[int]) -> dict[int, str]:
+    """``["5=mcts:iterations=60,value=model", ...]`` as {level: spec}; ValueError naming ``--spec`` for an item that is
+    not ``N=SPEC``, a level not in the run, or a spec no bot is made from."""
+    out: dict[int, str] = {}
+    for item in items:
+        number, sep, spec = item.partition("=")
+        if not sep or not spec.strip():
+            raise ValueError(f"--spec: {item!r} is not N=SPEC (e.g. 5=mcts:iterations=60,value=model)")
+        try:
+            lv = get_level(number).number
+        except ValueError as e:
+            raise ValueError(f"--spec: {item!r}: {e}") from None
+        if lv not in levels:
+            raise ValueError(f"--spec: level {lv} is not played in this run (--levels, --reference)")
+        try:
+            make_bot(spec.strip(), seed=0)
+        except (ValueError, TypeError) as e:
+            raise ValueError(f"--spec: {spec.strip()!r} is not a bot spec ({e})") from None
+        out[lv] = spec.strip()
+    return out
 
 
 def _key(job: dict[str, Any]) -> tuple[Any, ...]:
@@ -241,6 +265,9 @@ def main(argv: list[str] | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
     ap.add_argument("--results", type=Path, default=None, help="JSON-lines file of finished games (resumable)")
     ap.add_argument("--played-only", action="store_true",
                     help="play nothing: the table of the games --results already holds (a stopped run)")
+    ap.add_argument("--spec", action="append", default=[], metavar="N=SPEC",
+                    help="play level N as the bot spec SPEC in this run (a screen of a candidate; repeatable; "
+                         "not with --write)")
     ap.add_argument("--write", action="store_true", help="store the ladder file in the package's data")
     ap.add_argument("--out", type=Path, default=None, help="store the ladder file here")
     args = ap.parse_args(argv)
@@ -254,7 +281,13 @@ def main(argv: list[str] | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
     t0 = time.perf_counter()
     if args.span is not None and args.span < 1:
         ap.error("--span: at least 1 (1: neighbouring levels only)")
-    jobs = jobs_for(args.game, levels, reference, args.games, args.players, args.seed, args.span)
+    try:
+        specs = parse_specs(args.spec, [*levels, reference])
+    except ValueError as e:
+        ap.error(str(e))
+    if specs and args.write:
+        ap.error("--spec: a run with other specs screens a candidate; it cannot be written as the shipped ladder")
+    jobs = jobs_for(args.game, levels, reference, args.games, args.players, args.seed, args.span, specs)
     if args.played_only and args.results is None:
         ap.error("--played-only needs --results")
     results = run(jobs, args.processes, args.results, args.played_only)

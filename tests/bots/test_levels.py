@@ -207,3 +207,28 @@ def test_a_tiny_ladder_run_writes_a_well_formed_table(tmp_path: Path, capsys) ->
     again, _ = ladder.main(argv)
     assert again.equals(pairs)
     assert len(results.read_text(encoding="utf-8").splitlines()) == 8
+
+
+def test_a_screen_plays_a_candidate_spec_and_keeps_its_games_apart(tmp_path: Path, capsys) -> None:
+    """``--spec N=SPEC`` plays level N as another bot in this run (a candidate definition), its games keyed by that
+    spec; a bad item is refused naming ``--spec``, and a screen is never written as the shipped ladder."""
+    ladder = _ladder_module()
+    assert ladder.parse_specs(["3=greedy:epsilon=0.9"], [2, 3]) == {3: "greedy:epsilon=0.9"}
+    for item, says in (("3", "not N=SPEC"), ("9=greedy", "not a level"), ("1=greedy", "not played in this run"),
+                       ("3=nobot", "not a bot spec")):
+        with pytest.raises(ValueError, match=f"--spec: .*{says}"):
+            ladder.parse_specs([item], [2, 3])
+    jobs = ladder.jobs_for("speicherstadt", [2, 3], 2, 3, 3, 0, specs={3: "greedy:epsilon=0.9"})
+    assert {(j["spec_a"], j["spec_b"]) for j in jobs if j["a"] == 3} == {("greedy:epsilon=0.9", get_level(2).spec)}
+    results = tmp_path / "games.jsonl"
+    base = ["--games", "3", "--levels", "2,3", "--bootstrap", "5", "--results", str(results)]
+    ladder.main(base)
+    _, table = ladder.main([*base, "--spec", "3=greedy:epsilon=0.9"])
+    rows = [json.loads(line) for line in results.read_text(encoding="utf-8").splitlines()]
+    assert len(rows) == 9  # 3 games of the declared level 3, 3 of the candidate, 3 of the reference (shared)
+    assert table.set_index("level").loc[3, "spec"] == "greedy:epsilon=0.9"
+    assert {r["spec_a"] for r in rows if r["a"] == 3} == {get_level(3).spec, "greedy:epsilon=0.9"}
+    capsys.readouterr()
+    with pytest.raises(SystemExit):
+        ladder.main([*base, "--spec", "3=greedy:epsilon=0.9", "--write"])
+    assert "cannot be written as the shipped ladder" in capsys.readouterr().err
