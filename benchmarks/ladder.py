@@ -144,7 +144,17 @@ def parse_specs(items: Sequence[str], levels: Sequence[int]) -> dict[int, str]:
 
 
 def _key(job: dict[str, Any]) -> tuple[Any, ...]:
-    return tuple(job[k] for k in ("variant", "players", "seed", "a", "b", "deal", "rotation", "spec_a", "spec_b"))
+    # A game is fixed by its deal, seating and the specs played (``play_one``: the level numbers only place the specs),
+    # so the key leaves the numbers out: a level renumbered (a new level below it) keeps its games.
+    return tuple(job[k] for k in ("variant", "players", "seed", "deal", "rotation", "spec_a", "spec_b"))
+
+
+def _as_job(row: dict[str, Any], job: dict[str, Any]) -> dict[str, Any]:
+    """A kept game's result under the level numbers of ``job`` (the same game: ``_key``), its timing relabelled."""
+    if (row["a"], row["b"]) == (job["a"], job["b"]):
+        return row
+    names = {str(row["a"]): str(job["a"]), str(row["b"]): str(job["b"])}
+    return {**row, "a": job["a"], "b": job["b"], "timing": {names.get(k, k): v for k, v in row["timing"].items()}}
 
 
 def run(jobs: list[dict[str, Any]], processes: int, results: Path | None,
@@ -153,7 +163,8 @@ def run(jobs: list[dict[str, Any]], processes: int, results: Path | None,
 
     ``played_only``: play nothing, return the results of the jobs ``results`` already holds (a stopped run's table).
     """
-    return run_kept(play_one, jobs, processes, results, _key, played_only=played_only)
+    kept = {_key(row): row for row in run_kept(play_one, jobs, processes, results, _key, played_only=played_only)}
+    return [_as_job(kept[_key(j)], j) for j in jobs if _key(j) in kept]
 
 
 def bradley_terry(counts: dict[tuple[int, int], tuple[float, float]], levels: Sequence[int]) -> np.ndarray:

@@ -169,7 +169,9 @@ class MCTSBot:
     in Packet Row) when the rollout bot can project scores or the value model judges, and to the end otherwise; 0
     or None: to the end. ``value="model"`` scores a rollout cut short by ``horizon`` with the learned value model
     (``speicherstadt_lab.value``: win probabilities and expected final scores) instead (with 0 or None: 1 round).
-    ``c`` is the UCB exploration constant for rewards in [0, 1].
+    ``c`` is the UCB exploration constant for rewards in [0, 1]. ``search_share`` (0 to 1, default 1) is the share of
+    decisions it searches: at the others (drawn per position from the seed, so a position is answered the same every
+    time) it plays its rollout bot's move, a strength between the two (opponent levels, ``bots.levels``).
     After ``choose``, ``last_stats`` holds the root statistics; ``explain(obs)`` returns them as a table.
     """
 
@@ -177,9 +179,13 @@ class MCTSBot:
 
     def __init__(self, seed: int = 0, iterations: int = 150, seconds: float | None = None, c: float = 0.7,
                  rollout: Any = "auto", horizon: int | str | None = "auto", margin_weight: float = 0.25,
-                 margin_scale: float = 20.0, value: str | None = None) -> None:
+                 margin_scale: float = 20.0, value: str | None = None, search_share: float = 1.0) -> None:
         if value not in (None, "model"):
             raise ValueError(f"value must be None or 'model', not {value!r}")
+        if isinstance(search_share, bool) or not isinstance(search_share, int | float) or not 0 <= search_share <= 1:
+            raise ValueError(f"search_share: must be a number from 0 to 1 (the share of decisions searched), "
+                             f"not {search_share!r}")
+        self.search_share = float(search_share)
         self.value = value
         self.seed = seed
         self.iterations = int(iterations)
@@ -190,6 +196,7 @@ class MCTSBot:
         self.margin_scale = float(margin_scale)
         self.horizon = check_horizon(horizon)
         self._resolved: dict[str, tuple[Policy, Callable[[GameState], list[float]] | None, int | None]] = {}
+        self._rollout_bots: dict[str, Any] = {}
         self.last_stats: pd.DataFrame | None = None
         self._last_key: str | None = None
 
@@ -199,6 +206,7 @@ class MCTSBot:
         return {"bot": self.name, "seed": self.seed, "iterations": self.iterations, "seconds": self.seconds,
                 "c": self.c, "rollout": self.rollout if isinstance(self.rollout, str) else repr(self.rollout),
                 "horizon": self.horizon, **({"value": self.value} if self.value else {}),
+                **({"search_share": self.search_share} if self.search_share < 1 else {}),
                 "margin_weight": self.margin_weight, "margin_scale": self.margin_scale}
 
     def __repr__(self) -> str:
@@ -216,7 +224,19 @@ class MCTSBot:
             evaluator = getattr(bot, "projected_scores", None)
             horizon = self.horizon_for(game, evaluator is not None)
             hit = self._resolved[game] = (policy_of(bot), evaluator, horizon)
+            self._rollout_bots[game] = bot
         return hit
+
+    def searches(self, obs: GameState, key: str | None = None) -> bool:
+        """Whether this bot searches at ``obs`` (``search_share``); if not, it plays its rollout bot's move there."""
+        if self.search_share >= 1:
+            return True
+        key = position_key(obs) if key is None else key
+        return Rng(self.seed, "mcts-share", key).random() < self.search_share
+
+    def _quick(self, obs: GameState, key: str) -> Action:
+        """The rollout bot's move at ``obs`` (a decision this bot does not search), seeded by the position."""
+        return self._setup(obs.game)[0](obs, Rng(self.seed, "mcts-quick", key))
 
     def horizon_for(self, game: str, judged: bool | None = None) -> int | None:
         """The rounds this bot's rollouts play in ``game`` before they are judged (None: to the end).
@@ -324,6 +344,9 @@ class MCTSBot:
         if len(actions) == 1:
             return actions[0]
         key = position_key(obs)
+        if not self.searches(obs, key):
+            self.last_stats, self._last_key = None, None
+            return self._quick(obs, key)
         root = self.search(obs, key)
         self.last_stats = self._stats(obs, root)
         self._last_key = key
@@ -337,9 +360,17 @@ class MCTSBot:
     def explain(self, obs: GameState) -> pd.DataFrame:
         """Per legal action: visits, mean reward, mean final score and win share of the mover (most visited first).
 
-        Reuses the statistics of the last ``choose`` at this position, otherwise searches.
+        Reuses the statistics of the last ``choose`` at this position, otherwise searches. At a position it does not
+        search (``search_share``), the rollout bot's explanation instead, its name in ``attrs["bot"]``.
         """
         key = position_key(obs)
+        if len(obs.legal_actions()) > 1 and not self.searches(obs, key):
+            self._setup(obs.game)
+            bot = self._rollout_bots.get(obs.game)
+            if hasattr(bot, "explain"):
+                df = bot.explain(obs)
+                df.attrs["bot"] = bot.name
+                return df
         if self.last_stats is None or key != self._last_key:
             self.last_stats = self._stats(obs, self.search(obs, key))
             self._last_key = key

@@ -275,3 +275,47 @@ def test_the_greedy_heuristic_reused_between_decisions_values_as_a_fresh_one(exp
                 assert heuristic_for(view).action_values(actions) == values
             state = state.apply(bots[state.to_move].choose(state.observe(state.to_move)))
     assert reused > 100  # the reuse did happen
+
+
+def _decisions(game: str = "speicherstadt", n: int = 40, **kw) -> list:
+    """The first ``n`` positions with a choice of a greedy game of ``game`` (each as its mover's observation)."""
+    state = sl.new_game(game, players=3, seed=4, **kw)
+    bot, out = GreedyBot(4), []
+    while not state.is_over and len(out) < n:
+        obs = state.observe(state.to_move)
+        if len(obs.legal_actions()) > 1:
+            out.append(obs)
+        state = state.apply(bot.choose(obs))
+    return out
+
+
+@pytest.mark.parametrize("game", ["speicherstadt", "packet_row"])
+def test_a_search_share_searches_that_share_of_decisions_and_plays_the_rollout_move_at_the_others(game: str) -> None:
+    """``search_share``: the positions it searches are drawn from the seed (the same every time asked), about the share
+    asked; at the others it plays the rollout bot's move and explains with the rollout bot's values, never a search."""
+    positions = _decisions(game)
+    half = MCTSBot(seed=2, iterations=6, search_share=0.5)
+    searched = [half.searches(obs) for obs in positions]
+    assert searched == [MCTSBot(seed=2, iterations=6, search_share=0.5).searches(obs) for obs in positions]
+    assert 0.3 <= sum(searched) / len(searched) <= 0.7
+    assert all(MCTSBot(seed=2, search_share=1).searches(obs) for obs in positions)
+    assert not any(MCTSBot(seed=2, search_share=0).searches(obs) for obs in positions)
+    greedy = GreedyBot(0)
+    for obs, searches in zip(positions[:12], searched[:12], strict=True):
+        move = half.choose(obs)
+        table = half.explain(obs)
+        if searches:
+            assert half.last_stats is not None and table.attrs["iterations"] == 6 and "visits" in table
+        else:
+            assert half.last_stats is None and table.attrs["bot"] == "greedy"
+            best = greedy.explain(obs)
+            assert str(move) in set(best["action"][best["value"] >= best["value"].max() - 1e-9])
+            assert list(table["action"]) == list(best["action"])
+    assert half.params()["search_share"] == 0.5 and "search_share" not in MCTSBot().params()
+
+
+@pytest.mark.parametrize("share", [-0.1, 1.5, "half", True])
+def test_a_search_share_outside_zero_to_one_is_refused_naming_the_field(share) -> None:
+    with pytest.raises(ValueError, match="search_share"):
+        MCTSBot(search_share=share)
+    assert make_bot("mcts:iterations=5,search_share=0.25").search_share == 0.25

@@ -198,9 +198,12 @@ class Explanation:
         self._reasons: dict[Node, tuple[str, pd.DataFrame]] = {}
 
     def note(self, node: Node, bot: Any, obs: Any) -> None:
-        """Keep the bot's reasons for the move into ``node`` (``explain`` reuses the search ``choose`` just ran)."""
+        """Keep the bot's reasons for the move into ``node`` (``explain`` reuses the search ``choose`` just ran; a
+        search that played its rollout bot's move there, ``search_share``, gives that bot's reasons, named in
+        ``attrs["bot"]``)."""
         if bot.name in ("mcts", "greedy") and hasattr(bot, "explain"):
-            self._reasons[node] = (bot.name, bot.explain(obs))
+            df = bot.explain(obs)
+            self._reasons[node] = (df.attrs.get("bot", bot.name), df)
 
     def clear(self) -> None:
         """Forget every reason (another record)."""
