@@ -40,6 +40,7 @@ from benchmarks.resumable import played, run_kept
 from speicherstadt_lab.analysis import wilson
 from speicherstadt_lab.bots import make_bot
 from speicherstadt_lab.bots.levels import level_spec
+from speicherstadt_lab.engine.protocol import game_variants, variant_start
 from speicherstadt_lab.engine.rng import derive_seed
 
 
@@ -47,8 +48,8 @@ def play_one(job: dict[str, Any]) -> dict[str, Any]:
     """One game: the hero in seat ``job['seat']``, the villain in the others. Returns the hero's result."""
     n = job["players"]
     deal = derive_seed(job["seed"], "deal", job["deal"])
-    name, expansion, _ = VARIANTS[job.get("game", "speicherstadt")]
-    state = sl.new_game(name, players=n, seed=deal, **({"expansion": expansion} if expansion else {}))
+    name, options = VARIANTS[job.get("game", "speicherstadt")]
+    state = sl.new_game(name, players=n, seed=deal, **options)
     bots = [make_bot(job["hero"] if i == job["seat"] else job["villain"], seed=derive_seed(deal, "bot", i),
                      **(job["hero_params"] if i == job["seat"] else job["villain_params"])) for i in range(n)]
     think = 0.0
@@ -77,11 +78,8 @@ def play_one(job: dict[str, Any]) -> dict[str, Any]:
 
 
 #: ``--game`` -> (our game, expansion, the OpenSpiel game the adapter registers for it).
-VARIANTS: dict[str, tuple[str, str | None, str]] = {
-    "speicherstadt": ("speicherstadt", None, "python_speicherstadt"),
-    "kaispeicher": ("speicherstadt", "kaispeicher", "python_kaispeicher"),
-    "packet_row": ("packet_row", None, "python_packet_row"),
-}
+#: name on ``--game`` -> (game, ``new_game`` options): the registered variants (the adapter names each for OpenSpiel)
+VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {key: variant_start(key) for key in game_variants()}
 ISMCTS_PLAYERS = 3
 ISMCTS_SIMULATIONS = 50  # per move: ~2x level 6's time in Die Speicherstadt (both games), ~0.75x in Packet Row
 #: What makes an ISMCTS game a game of the same run: a results line is skipped on a re-run when these all match.
@@ -168,7 +166,7 @@ def play_ismcts_one(job: dict[str, Any]) -> dict[str, Any]:
             return self.get_final_policy(state, self._root_node)
 
     n = job["players"]
-    game = pyspiel.load_game(VARIANTS[job["game"]][2], {"players": n})
+    game = pyspiel.load_game(adapter.openspiel_name(*VARIANTS[job["game"]]), {"players": n})
     deal = derive_seed(job["seed"], "deal", job["deal"])
     world_seeds = np.random.RandomState(deal % 2**31)
 

@@ -28,9 +28,10 @@ if str(ROOT) not in sys.path:
 import pandas as pd  # noqa: E402
 
 import speicherstadt_lab as sl  # noqa: E402
+from speicherstadt_lab.engine.protocol import game_variants, variant_start  # noqa: E402
 
-VARIANTS = {"speicherstadt": ("speicherstadt", {}), "kaispeicher": ("speicherstadt", {"expansion": "kaispeicher"}),
-            "packet_row": ("packet_row", {})}
+#: name on the command line -> (game, ``new_game`` options): the registered variants
+VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {key: variant_start(key) for key in game_variants()}
 
 
 class _Refused(ValueError):

@@ -53,12 +53,23 @@ from speicherstadt_lab.bots.levels import (
     level_spec,
     variant_name,
 )
-from speicherstadt_lab.engine.protocol import ranks
+from speicherstadt_lab.engine.protocol import game_variants, ranks, variant_start
 from speicherstadt_lab.engine.rng import derive_seed
 
 ROOT = Path(__file__).resolve().parent.parent
-VARIANTS = {"speicherstadt": ("speicherstadt", None), "kaispeicher": ("speicherstadt", "kaispeicher"),
-            "speicherstadt+kaispeicher": ("speicherstadt", "kaispeicher"), "packet_row": ("packet_row", None)}
+
+
+def _variants() -> dict[str, tuple[str, str | None]]:
+    """Name on the command line -> (game, expansion): the registered variants (``game_variants``), each also by its
+    ladder file's stem (``speicherstadt+kaispeicher``)."""
+    out = {}
+    for key in game_variants():
+        game, options = variant_start(key)
+        out[key] = (game, options.get("expansion"))
+    return out | {variant_name(*gv): gv for gv in out.values()}
+
+
+VARIANTS = _variants()
 ANCHOR = 1000.0
 ELO = 400.0 / math.log(10.0)  # rating points per logit: 400 points = odds of 10 to 1
 

@@ -31,6 +31,7 @@ from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field, fields
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -41,14 +42,11 @@ from tqdm import tqdm  # noqa: E402
 
 from speicherstadt_lab.engine.conformance import CHECKS, check_game, get_adapter, playout_actions  # noqa: E402
 from speicherstadt_lab.engine.perf import playout_gc  # noqa: E402
+from speicherstadt_lab.engine.protocol import game_variants, variant_start  # noqa: E402
 from speicherstadt_lab.engine.rng import Rng  # noqa: E402
 
 #: name on the command line -> (registered game, adapter options)
-VARIANTS: dict[str, tuple[str, dict[str, str]]] = {
-    "base": ("speicherstadt", {}),
-    "kaispeicher": ("speicherstadt", {"expansion": "kaispeicher"}),
-    "packet_row": ("packet_row", {}),
-}
+VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {key: variant_start(key) for key in game_variants()}
 SOAK_CHECKS = ("invariants", "decisions", "scores", "apply", "events", "game")
 CHUNK = 100  # games per task: small enough for an even split over the workers and a lively progress bar
 BARE_SAMPLE = 5  # games per task replayed without checks, for the reference rate

@@ -268,6 +268,29 @@ def games_imported() -> list[GameInfo]:
     return [_GAMES[n] for n in sorted(_GAMES)]
 
 
+def game_variants(imported: bool = False) -> dict[str, tuple[GameInfo, Variant]]:
+    """Every variant of every registered game by key ("speicherstadt", "kaispeicher", "packet_row"): what the app's
+    game chooser offers and what benchmarks and adapters start (``imported``: of the games imported so far only)."""
+    return {v.key: (info, v) for info in (games_imported() if imported else games()) for v in info.choices()}
+
+
+def find_variant(key: str) -> tuple[GameInfo, Variant]:
+    """The game and variant of ``key`` (a game registered for later is imported only if no game imported so far has
+    that key); a ValueError naming the field ``game`` for a key no game offers."""
+    found = game_variants(imported=True).get(key)
+    if found is None:
+        found = game_variants().get(key)
+    if found is None:
+        raise ValueError(f"game: {key!r} is not a variant of a registered game; known: {', '.join(game_variants())}")
+    return found
+
+
+def variant_start(key: str) -> tuple[str, dict[str, Any]]:
+    """(game name, ``new_game`` options) of the variant ``key``: ``("speicherstadt", {"expansion": "kaispeicher"})``."""
+    info, variant = find_variant(key)
+    return info.name, dict(variant.options)
+
+
 def game_names() -> list[str]:
     """The names of every registered game, sorted."""
     _import_later()

@@ -41,6 +41,19 @@ GAMES: dict[str, tuple[str, str | None, str]] = {
     "python_kaispeicher": ("speicherstadt", "kaispeicher", "Die Speicherstadt with Kaispeicher"),
     "python_packet_row": ("packet_row", None, "Packet Row"),
 }
+
+
+def openspiel_name(game: str, options: dict[str, Any] | None = None) -> str:
+    """The OpenSpiel short name of our ``game`` started with ``options`` (``{"expansion": ...}``); a ValueError naming
+    the field ``game`` for one the adapter does not offer."""
+    expansion = (options or {}).get("expansion")
+    for short, (name, exp, _long) in GAMES.items():
+        if (name, exp) == (game, expansion):
+            return short
+    raise ValueError(f"game: {game!r} (expansion {expansion!r}) is not offered to OpenSpiel; "
+                     f"offered: {', '.join(GAMES)}")
+
+
 MAX_GAME_LENGTH = 3000  # decisions; random games take 100-300
 SETUP_SEEDS = 1 << 16  # outcomes of the set-up chance node
 _VARIANTS: dict[tuple[str, int], SpielGame] = {}  # (short name, players) -> the game (states look it up)

@@ -145,3 +145,15 @@ for m in ("openspiel", "pettingzoo"):
 """
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.count("pip install 'speicherstadt-lab[rl]'") == 2
+
+
+def test_each_variant_has_its_openspiel_name_and_an_unknown_one_is_refused() -> None:
+    from speicherstadt_lab.engine.protocol import game_variants, variant_start
+
+    names = {key: adapter.openspiel_name(*variant_start(key)) for key in ("speicherstadt", "kaispeicher", "packet_row")}
+    assert names == {"speicherstadt": "python_speicherstadt", "kaispeicher": "python_kaispeicher",
+                     "packet_row": "python_packet_row"}
+    assert all(adapter.GAMES[short][0] == variant_start(key)[0] for key, short in names.items())
+    assert set(names) <= set(game_variants())
+    with pytest.raises(ValueError, match=r"^game: 'chess'"):
+        adapter.openspiel_name("chess")

@@ -25,7 +25,7 @@ from ipywidgets.widgets.widget_bool import CheckboxStyle, ToggleButtonStyle
 from ipywidgets.widgets.widget_description import DescriptionStyle
 
 from ...engine.errors import IllegalAction
-from ...engine.protocol import GameInfo, Variant, games, games_imported, get_game
+from ...engine.protocol import find_variant, game_variants, get_game
 from ...lazyimport import pandas as pd
 from ...records import GameRecord, Node
 from .. import board_for
@@ -49,20 +49,6 @@ from .widgets import Loader, Saver
 
 # The board in the app: the top bar's one language switch sets its texts (the keys ← → Home End: the move list's).
 BOARD_IN_APP = {"lang_switch": False}
-
-
-
-def game_variants(imported: bool = False) -> dict[str, tuple[GameInfo, Variant]]:
-    """What the game chooser offers: every variant of every registered game, by key (``imported``: of the games
-    imported so far only, importing none: what the chooser offers until the page has drawn)."""
-    return {v.key: (info, v) for info in (games_imported() if imported else games()) for v in info.choices()}
-
-
-def find_variant(key: str) -> tuple[GameInfo, Variant]:
-    """The game and variant of the chooser's ``key`` (a game registered for later is imported only if no game imported
-    so far has that key); KeyError for an unknown key."""
-    found = game_variants(imported=True).get(key)
-    return found if found is not None else game_variants()[key]
 
 
 def variant_of(state: Any) -> str:
