@@ -62,3 +62,32 @@ def test_a_lead_whose_interval_includes_zero_is_called_no_lead() -> None:
     assert "nicht klar schlechter" in close.text("de")
     assert "exactly as well in every play-out" in tie.text("en") and "0 to 0" not in tie.text("en")
     assert "genau so gut" in tie.text("de")
+
+
+def test_the_hint_is_the_strongest_levels_move_and_its_runner_up(packet_row_node: sl.Node) -> None:
+    """The move is what level 6 plays from the seat's observation, the second what its search rated next; the text
+    names the level (a weaker level asked for by number is named without "strongest")."""
+    from speicherstadt_lab.hints import HINT_LEVEL
+
+    state = packet_row_node.state
+    obs = state.observe(state.to_move)
+    h = hint(state)
+    bot = make_bot(f"level:{HINT_LEVEL}", seed=0)
+    assert HINT_LEVEL == 6 and h.level == 6
+    assert h.action == str(bot.choose(obs))
+    assert h.second == next(a for a in bot.explain(obs)["action"] if a != h.action)
+    assert "Level 6 · Expert, the strongest level" in h.text("en")
+    assert "Stufe 6 · Experte, der stärksten Stufe" in h.text("de")
+    weak = hint(state, level=3)
+    assert weak.level == 3 and weak.action == str(make_bot("level:3", seed=0).choose(obs))
+    assert "Level 3 · Steady." in weak.text("en") and "strongest" not in weak.text("en")
+
+
+def test_a_runner_up_the_quick_judgement_clearly_prefers_is_said_so() -> None:
+    import dataclasses
+
+    base = hint(sl.new_game(players=3, seed=1))
+    against = dataclasses.replace(base, second=base.second or base.action, lead=-0.08, lead_ci=(-0.14, -0.02))
+    en, de = against.text("en"), against.text("de")
+    assert "8 percentage points higher (95% interval 2 to 14)" in en and "the two judges differ" in en
+    assert "um 8 Prozentpunkte höher ein (95-%-Intervall 2 bis 14)" in de

@@ -34,8 +34,8 @@ def test_a_hint_for_the_person_to_move_in_words_and_in_german(session: dict[str,
     action = page.locator(HINT).get_attribute("data-action")
     assert action and move.get_attribute("title") == action and move.inner_text().strip() not in ("", action)
     body = page.locator(HINT).inner_text()
-    assert body.startswith("Suggested move") and "%" in body
-    # the lead with its 95% interval, or (here, at the opening, where the two best moves play out alike) the tie
+    assert body.startswith("Suggested move") and "%" in body and "Level 6 · Expert, the strongest level" in body
+    # the lead with its 95% interval, or (where the two moves play out alike) the tie
     assert "95% interval" in body or "exactly as well in every play-out" in body
     page.click(".ssl-topbar .widget-toggle-buttons button:has-text('DE')")
     settle(page)  # the kernel has handled the switch and the page has every message it sent

@@ -1,6 +1,6 @@
-"""The hint button: for a person to move, the move the lab's quick judgement prefers (``speicherstadt_lab.hints``),
-computed in the background from that seat's observation only, shown in words with its win chance and the lead's 95%
-interval. Its texts: ``data/messages/hint_panel.toml``.
+"""The hint button: for a person to move, the move the strongest opponent level would make
+(``speicherstadt_lab.hints``), computed in the background from that seat's observation only, shown in words with its
+win chance and its lead's 95% interval over that level's second choice. Its texts: ``data/messages/hint_panel.toml``.
 """
 
 from __future__ import annotations
