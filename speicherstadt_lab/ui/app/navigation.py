@@ -198,9 +198,11 @@ class Explanation:
         self._reasons: dict[Node, tuple[str, pd.DataFrame]] = {}
 
     def note(self, node: Node, bot: Any, obs: Any) -> None:
-        """Keep the bot's reasons for the move into ``node`` (``explain`` reuses the search ``choose`` just ran; a
-        search that played its rollout bot's move there, ``search_share``, gives that bot's reasons, named in
-        ``attrs["bot"]``)."""
+        """Keep the bot's reasons for the move into ``node``.
+
+        ``explain`` reuses the search ``choose`` just ran; a search that played its rollout bot's move there
+        (``search_share``) gives that bot's reasons, named in ``attrs["bot"]``.
+        """
         if bot.name in ("mcts", "greedy") and hasattr(bot, "explain"):
             df = bot.explain(obs)
             self._reasons[node] = (df.attrs.get("bot", bot.name), df)
