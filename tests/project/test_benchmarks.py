@@ -98,3 +98,14 @@ def test_the_puzzle_benchmark_reverifies_and_reports_a_share(capsys):
     assert bench.main(["--variant", variant, "--limit", "2", "--rollouts", "40", "--processes", "1"]) == 0
     out = capsys.readouterr().out
     assert "2 puzzles re-verified with 40 greedy play-outs" in out and "stand (%)" in out and "target:" in out
+
+
+def test_the_hints_benchmark_times_hints_against_a_greedy_game(capsys):
+    """Every variant asked gets its row; the search is a part of the hint, and the ratio is the hint over the game."""
+    bench = _load("hints")
+    df = bench.main(["--games", "speicherstadt,packet_row", "--positions", "2", "--reference", "1"])
+    out = capsys.readouterr().out
+    assert "hints of level 6" in out and "load average" in out and "hint / greedy game" in out
+    assert list(df.index) == ["speicherstadt", "packet_row"] and (df["hints"] == 2).all()
+    assert (df["search CPU ms"] > 0).all() and (df["p90 wall ms"] >= df["median wall ms"]).all()
+    assert np.allclose(df["hint / greedy game"], df["median CPU ms"] / df["greedy game CPU ms"])
