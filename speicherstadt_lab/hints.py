@@ -56,10 +56,14 @@ class Hint:
         args.update(second=obs.phrase_action(self.second, lang), lead=f"{100 * self.lead:.0f}",
                     lo=f"{100 * lo:.0f}", hi=f"{100 * hi:.0f}", gap=f"{-100 * self.lead:.0f}",
                     gap_lo=f"{-100 * hi:.0f}", gap_hi=f"{-100 * lo:.0f}")
-        # a lead whose interval includes 0 is no lead: say so (identical play-outs are a tie, not "0 to 0 points");
-        # one wholly below 0 means the quick judgement prefers the level's second choice: the text says the two differ
-        key = ("hint" if lo > 0 else "hint_tie" if lo == hi == self.lead == 0 else "hint_against" if hi < 0
-               else "hint_close")
+        # a lead whose interval includes 0 is no lead: say so, its sign in words (identical play-outs are a tie, not
+        # "0 to 0 points"; a lead the same in every play-out is said so, not "5 to 5"); one wholly below 0 means the
+        # quick judgement prefers the level's second choice: the text says the two differ
+        key = ("hint_tie" if lo == hi == self.lead == 0 else "hint_same" if lo == hi and lo > 0 else "hint" if lo > 0
+               else "hint_against" if hi < 0 else "hint_close")
+        rounded = round(100 * self.lead)
+        args["compare"] = messages.text("puzzles", "hint_lower" if rounded > 0 else "hint_higher" if rounded < 0
+                                        else "hint_even", lang, {"n": f"{abs(rounded)}"})
         return messages.text("puzzles", key, lang, args)
 
 

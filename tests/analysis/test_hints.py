@@ -49,8 +49,8 @@ def test_the_base_game_too_and_no_hint_after_the_end() -> None:
 
 
 def test_a_lead_whose_interval_includes_zero_is_called_no_lead() -> None:
-    """A clear lead says its points; a gap whose 95% interval includes 0 says either move is fine; identical
-    play-outs say so instead of printing "0 to 0"."""
+    """A clear lead says its points; a gap whose 95% interval includes 0 says either move is fine, its sign in words;
+    identical play-outs say so instead of printing "0 to 0", and a lead the same in every play-out instead of "5 to 5"."""
     import dataclasses
 
     base = hint(sl.new_game(players=3, seed=1))
@@ -58,8 +58,16 @@ def test_a_lead_whose_interval_includes_zero_is_called_no_lead() -> None:
     close = dataclasses.replace(clear, lead=0.03, lead_ci=(-0.01, 0.07))
     tie = dataclasses.replace(clear, lead=0.0, lead_ci=(0.0, 0.0))
     assert "9 percentage points more" in clear.text("en") and "2 to 16" in clear.text("en")
-    assert "not clearly worse" in close.text("en") and "-1 to 7" in close.text("en")
-    assert "nicht klar schlechter" in close.text("de")
+    assert "it is 3 percentage points lower" in close.text("en") and "-1 to 7" in close.text("en")
+    assert "liegt sie um 3 Prozentpunkte niedriger" in close.text("de")
+    # the sign is said in words: a runner-up ahead on average (but not clearly) is "higher", never "a gap of -3"
+    behind = dataclasses.replace(clear, lead=-0.03, lead_ci=(-0.09, 0.03))
+    assert "it is 3 percentage points higher" in behind.text("en") and "-3 percentage" not in behind.text("en")
+    assert "liegt sie um 3 Prozentpunkte höher" in behind.text("de")
+    # a lead the same in every play-out has no spread to show: "5 to 5" is said in words
+    same = dataclasses.replace(clear, lead=0.05, lead_ci=(0.05, 0.05))
+    assert "5 percentage points more" in same.text("en") and "by the same in every play-out" in same.text("en")
+    assert "5 to 5" not in same.text("en") and "in jeder Ausspielung um gleich viel" in same.text("de")
     assert "exactly as well in every play-out" in tie.text("en") and "0 to 0" not in tie.text("en")
     assert "genau so gut" in tie.text("de")
 
