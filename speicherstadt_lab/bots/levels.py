@@ -35,24 +35,26 @@ class Level:
         load_messages("levels")
         return messages.text("levels", f"name_{self.number}", lang, {})
 
-    def description(self, lang: str = "en") -> str:
-        """One line in ``lang`` on how the level plays."""
+    def description(self, lang: str = "en", game: str | None = None) -> str:
+        """One line in ``lang`` on how the level plays (in ``game``, if it plays another spec there: ``games``)."""
         load_messages("levels")
-        return messages.text("levels", f"about_{self.number}", lang, {})
+        own = game is not None and game in dict(self.games)
+        return messages.text("levels", f"about_{self.number}_{game}" if own else f"about_{self.number}", lang, {})
 
 
 #: The levels, weakest first. Greedy with random moves mixed in, the greedy bot, then search (MCTS: greedy play-outs
 #: of the round - six rounds in Packet Row, whose rounds are short: ``level_spec`` - then the greedy bot's projection
-#: of the final scores) with rising budgets; the strongest scores its play-outs with the learned value model.
-#: Ordered by strength as measured by ``benchmarks/ladder.py`` (docs/bots.md).
+#: of the final scores); the strongest scores its play-outs with the learned value model.
+#: Ordered by strength as measured by ``benchmarks/ladder.py`` (docs/bots.md). In Die Speicherstadt plain search is
+#: as strong with 8 play-outs as with 60 (docs/bots.md, "plateaus"), so there level 4 searches half its decisions
+#: (``search_share``) and plays the greedy move at the rest; Packet Row's search grows with its budget, so there the
+#: levels 4-6 are budgets (``Level.games``), and the value model, which won no more often there, is not used.
 LEVELS: tuple[Level, ...] = (
     Level(1, "greedy:epsilon=0.6"),
     Level(2, "greedy:epsilon=0.3"),
     Level(3, "greedy"),
-    Level(4, "mcts:iterations=25"),
-    Level(5, "mcts:iterations=60"),
-    # Packet Row: search scored by the value model six rounds deep won no more often than level 4's cheaper search
-    # (docs/bots.md), so there level 6 keeps level 4's judgement with 300 iterations (about 0.3 s a move, quiet).
+    Level(4, "mcts:iterations=25,search_share=0.5", (("packet_row", "mcts:iterations=25"),)),
+    Level(5, "mcts:iterations=25", (("packet_row", "mcts:iterations=60"),)),
     Level(6, "mcts:iterations=150,value=model", (("packet_row", "mcts:iterations=300"),)),
 )
 
@@ -284,7 +286,7 @@ def level_label(number: int, lang: str = "en", game: str | None = None, expansio
 def level_options(lang: str = "en", game: str | None = None, expansion: str | None = None
                   ) -> list[tuple[str, str, str]]:
     """Every level for a seat menu: (label, spec, one-line description as hover text), weakest first."""
-    return [(level_label(lv.number, lang, game, expansion), f"level:{lv.number}", lv.description(lang))
+    return [(level_label(lv.number, lang, game, expansion), f"level:{lv.number}", lv.description(lang, game))
             for lv in LEVELS]
 
 

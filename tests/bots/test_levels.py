@@ -77,6 +77,9 @@ def test_every_level_has_a_name_and_a_line_in_both_languages() -> None:
     for lv in LEVELS:
         for lang in LANGS:
             assert lv.name(lang) and lv.description(lang).endswith(".")
+            for game, _ in lv.games:  # a level playing another spec in a game says so there
+                assert lv.description(lang, game).endswith(".") and lv.description(lang, game) != lv.description(lang)
+            assert lv.description(lang, "speicherstadt") == lv.description(lang)
     assert level_label(3, "de") == f"Stufe 3 · {get_level(3).name('de')}"
     options = level_options("en")
     assert [spec for _, spec, _ in options] == level_names()
@@ -184,7 +187,23 @@ def test_seats_rotate_and_the_lineup_alternates() -> None:
                                                           for a, b in [(2, 1), (3, 1), (3, 2), (2, 2)]}
     row = ladder.jobs_for("packet_row", [3, 4], 3, 1, 3, 0)[0]
     assert (row["a"], row["b"], row["spec_b"]) == (4, 3, get_level(3).spec)
-    assert row["spec_a"] == level_spec(4, "packet_row") == f"{get_level(4).spec},horizon=6"
+    assert row["spec_a"] == level_spec(4, "packet_row") == f"{get_level(4).spec_for('packet_row')},horizon=6"
+
+
+def test_a_kept_game_counts_for_a_renumbered_level_that_plays_the_same_spec(tmp_path: Path) -> None:
+    """A game is fixed by its deal, seats and specs: results kept for levels 3 vs 2 serve level 5 vs 2 when level 5
+    plays level 3's spec (a level inserted below), relabelled, timing included, without playing again."""
+    ladder = _ladder_module()
+    results = tmp_path / "games.jsonl"
+    first = ladder.run(ladder.jobs_for("speicherstadt", [2, 3], 2, 3, 3, 0), 1, results)
+    jobs = ladder.jobs_for("speicherstadt", [2, 5], 2, 3, 3, 0, specs={5: get_level(3).spec})
+    again = ladder.run(jobs, 1, results, played_only=True)
+    assert len(again) == len(first) == len(jobs) == 6
+    for old, new in zip(first, again, strict=True):
+        assert (new["a"], new["b"]) == ((5, 2) if old["a"] == 3 else (2, 2))
+        assert (new["won"], new["compared"], new["deal"]) == (old["won"], old["compared"], old["deal"])
+        assert set(new["timing"]) == {str(new["a"]), str(new["b"])}
+    assert len(results.read_text().splitlines()) == 6  # nothing played twice
 
 
 def test_a_tiny_ladder_run_writes_a_well_formed_table(tmp_path: Path, capsys) -> None:

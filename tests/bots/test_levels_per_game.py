@@ -98,7 +98,7 @@ def test_a_level_with_a_spec_per_game_plays_each_games_bot() -> None:
     assert bot.last_stats.attrs["iterations"] == 300 and bot.horizon_for("packet_row") == 6
     assert bot.explain(obs).equals(bot.last_stats)
     assert not hasattr(bot, "act")  # no rollout fast path the bot playing lacks
-    assert not isinstance(make_bot("level:4"), LevelBot)  # a level without per-game specs is its bot itself
+    assert not isinstance(make_bot("level:3"), LevelBot)  # a level without per-game specs is its bot itself
 
 
 @pytest.mark.parametrize(("number", "game", "field"), [(7, "packet_row", "level"), ("x", None, "level"),

@@ -178,6 +178,19 @@ def test_a_seat_plays_an_opponent_level_with_its_rating_in_the_hover(app: LabApp
     assert dd.value == "level:3" and dd.label == "Stufe 3" and "Solide" in dd.tooltip
 
 
+def test_a_search_that_played_its_greedy_move_shows_the_greedy_reasons(app: LabApp) -> None:
+    """A search with ``search_share`` (level 4) plays the greedy move at the decisions it does not search: the reasons
+    beside the board are then the greedy values that chose it, not a search that did not decide."""
+    app.auto.value = False
+    app.set_seat(0, "mcts:iterations=6,search_share=0")
+    assert len(app.node.state.legal_actions()) > 1
+    assert app.bot_move()
+    app.wait()
+    assert app.node.by["bot"] == "mcts" and app.node.by["search_share"] == 0
+    page = app.explanation.value
+    assert "value" in page and "visits" not in page
+
+
 def test_bot_move_on_a_human_seat_uses_the_stand_in(app: LabApp) -> None:
     assert app.bot_move()
     app.wait()

@@ -48,7 +48,7 @@ def level_tip(spec: str, lang: str, game: str | None, expansion: str | None) -> 
     if spec not in LEVEL_SPECS:
         return None
     lv = LEVELS[LEVEL_SPECS.index(spec)]
-    return f"{level_label(lv.number, lang, game, expansion)}. {lv.description(lang)}"
+    return f"{level_label(lv.number, lang, game, expansion)}. {lv.description(lang, game)}"
 
 
 def strength_options(lang: str) -> list[tuple[str, str]]:
