@@ -50,7 +50,8 @@ def test_the_base_game_too_and_no_hint_after_the_end() -> None:
 
 def test_a_lead_whose_interval_includes_zero_is_called_no_lead() -> None:
     """A clear lead says its points; a gap whose 95% interval includes 0 says either move is fine, its sign in words;
-    identical play-outs say so instead of printing "0 to 0", and a lead the same in every play-out instead of "5 to 5"."""
+    identical play-outs say so instead of printing "0 to 0", and a lead the same in every play-out instead of
+    "5 to 5"."""
     import dataclasses
 
     base = hint(sl.new_game(players=3, seed=1))
